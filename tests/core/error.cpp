@@ -1,0 +1,39 @@
+// Tests for strata/core/error.hpp.
+#include "strata/core/error.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <type_traits>
+
+TEST_CASE("every strata error derives from Error and std::runtime_error", "[core]") {
+  STATIC_REQUIRE(std::is_base_of_v<std::runtime_error, strata::Error>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::ShapeError>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::IndexError>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::BroadcastError>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::LayoutError>);
+}
+
+TEST_CASE("an error message names the operation first", "[core]") {
+  const strata::ShapeError e("transpose", "permutation [0 0 2] repeats axis 0 (rank 3)");
+  CHECK(std::string(e.what()) == "transpose: permutation [0 0 2] repeats axis 0 (rank 3)");
+  CHECK(e.operation() == "transpose");
+}
+
+TEST_CASE("detail::fail throws the requested type with a streamed description", "[core]") {
+  SECTION("IndexError") {
+    try {
+      strata::detail::fail<strata::IndexError>("at", "index ", 5, " is out of bounds for axis ",
+                                               0, " of extent ", 3);
+      FAIL("fail returned");
+    } catch (const strata::IndexError& e) {
+      CHECK(std::string(e.what()) == "at: index 5 is out of bounds for axis 0 of extent 3");
+      CHECK(e.operation() == "at");
+    }
+  }
+  SECTION("BroadcastError is not an IndexError") {
+    CHECK_THROWS_AS(strata::detail::fail<strata::BroadcastError>("broadcast", "x"),
+                    strata::BroadcastError);
+    CHECK_THROWS_AS(strata::detail::fail<strata::LayoutError>("reshape", "x"),
+                    strata::LayoutError);
+  }
+}

@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -49,6 +50,34 @@ class Index : public boost::container::small_vector<index_t, 6> {
   friend bool operator==(const Index& a, const Index& b) noexcept {
     return static_cast<const base&>(a) == static_cast<const base&>(b);
   }
+};
+
+/// A read-only list of indices as a function parameter: a `std::span<const index_t>` that can
+/// also be written as a braced list, so `d.transpose({1, 0})` and `d.transpose(perm)` both work.
+///
+/// Like any span it does not own its values; a braced list lives until the end of the call.
+class IndexSpan : public std::span<const index_t> {
+  using base = std::span<const index_t>;
+
+ public:
+  /// An empty list.
+  IndexSpan() = default;
+  /// Views a braced list, e.g. `{1, 0, 2}`.
+  /// @param values the list; it must outlive the IndexSpan (true for a function argument)
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  IndexSpan(std::initializer_list<index_t> values) : base(values.begin(), values.size()) {}
+  /// Views a span.
+  /// @param values the indices
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  IndexSpan(std::span<const index_t> values) : base(values) {}
+  /// Views an Index.
+  /// @param values the indices
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  IndexSpan(const Index& values) : base(values.data(), values.size()) {}
+  /// Views a vector.
+  /// @param values the indices
+  // NOLINTNEXTLINE(google-explicit-constructor)
+  IndexSpan(const std::vector<index_t>& values) : base(values.data(), values.size()) {}
 };
 
 /// Formats an index list the way error messages and printing show it: `[0 0 2]`.

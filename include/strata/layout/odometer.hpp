@@ -1,0 +1,107 @@
+/// Walking the addresses of a Dimensions in row-major order with no division per element.
+#pragma once
+
+#include "strata/layout/dimensions.hpp"
+
+#include <algorithm>
+#include <span>
+
+namespace strata {
+
+/// Calls `f(address)` for the global linear indices [begin, end) of @p dims, in row-major order.
+///
+/// The map is reduced first; the start position is decomposed once (so a thread can start
+/// mid-tensor), then an odometer carries from the innermost axis outwards. The innermost axis
+/// is a tight loop: a multiply-add for a plain axis, a wrapping counter for a cyclic one, a
+/// table read for an index array. No division happens per element.
+///
+/// @param dims the map
+/// @param begin, end the linear range, clamped to [0, size())
+/// @param f called once per index with its address
+///
+/// @code
+/// strata::Dimensions d{2, 3};
+/// strata::for_each_address(d.transpose({1, 0}), 0, 6, [](strata::index_t a) { ... });
+/// // addresses 0 3 1 4 2 5
+/// @endcode
+template <class F>
+void for_each_address(const Dimensions& dims, index_t begin, index_t end, F&& f) {
+  begin = std::max<index_t>(begin, 0);
+  end = std::min(end, dims.size());
+  if (begin >= end) {
+    return;
+  }
+  const Dimensions r = dims.reduced();
+  const std::span<const Axis> axes = r.axes();
+  const int rank = r.rank();
+  if (rank == 0) {
+    f(r.offset());
+    return;
+  }
+  // Decompose the start once: global index, position and contribution per axis.
+  Index g(static_cast<std::size_t>(rank));
+  Index p(static_cast<std::size_t>(rank));
+  Index contribution(static_cast<std::size_t>(rank));
+  index_t rest = begin;
+  for (int k = rank - 1; k >= 0; --k) {
+    const Axis& a = axes[static_cast<std::size_t>(k)];
+    const auto ku = static_cast<std::size_t>(k);
+    g[ku] = k == 0 ? rest : rest % a.extent;
+    rest = k == 0 ? 0 : rest / a.extent;
+    p[ku] = a.position(g[ku]);
+    contribution[ku] = a.value(p[ku]) * a.stride;
+  }
+  index_t outer = r.offset();
+  for (int k = 0; k + 1 < rank; ++k) {
+    outer += contribution[static_cast<std::size_t>(k)];
+  }
+  const Axis& inner = axes.back();
+  const auto last = static_cast<std::size_t>(rank - 1);
+  const index_t stride = inner.stride;
+  const index_t* values = inner.indices ? inner.indices->values().data() : nullptr;
+  index_t position = begin;
+  while (true) {
+    // The innermost axis, from g[last] to the end of the row or of the range.
+    const index_t count = std::min(inner.extent - g[last], end - position);
+    if (inner.is_plain()) {
+      index_t address = outer + g[last] * stride;
+      for (index_t t = 0; t < count; ++t, address += stride) {
+        f(address);
+      }
+    } else {
+      index_t q = p[last];
+      for (index_t t = 0; t < count; ++t) {
+        f(outer + (values != nullptr ? values[q] : q) * stride);
+        if (++q == inner.cycle) {
+          q = 0;
+        }
+      }
+    }
+    position += count;
+    if (position >= end) {
+      return;
+    }
+    // Carry into the outer axes; the inner axis restarts at global index 0.
+    g[last] = 0;
+    p[last] = inner.rotation;
+    for (int k = rank - 2; k >= 0; --k) {
+      const Axis& a = axes[static_cast<std::size_t>(k)];
+      const auto ku = static_cast<std::size_t>(k);
+      outer -= contribution[ku];
+      if (++g[ku] < a.extent) {
+        if (++p[ku] == a.cycle) {
+          p[ku] = 0;
+        }
+        contribution[ku] = a.value(p[ku]) * a.stride;
+        outer += contribution[ku];
+        break;
+      }
+      g[ku] = 0;
+      p[ku] = a.rotation;
+      contribution[ku] = a.value(p[ku]) * a.stride;
+      outer += contribution[ku];
+    }
+  }
+}
+
+}  // namespace strata

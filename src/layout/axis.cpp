@@ -1,0 +1,39 @@
+// Index arrays: extrema and the lazily built inverse table.
+#include "strata/layout/axis.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace strata {
+
+IndexArray::IndexArray(std::vector<index_t> values) : values_(std::move(values)) {
+  if (!values_.empty()) {
+    const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
+    min_ = *lo;
+    max_ = *hi;
+  }
+}
+
+std::pair<std::span<const index_t>, std::span<const index_t>> IndexArray::entries_between(
+    index_t lo, index_t hi) const {
+  std::call_once(inverse_built_, [this] {
+    std::vector<index_t> order(values_.size());
+    std::iota(order.begin(), order.end(), index_t{0});
+    std::stable_sort(order.begin(), order.end(), [this](index_t a, index_t b) {
+      return values_[static_cast<std::size_t>(a)] < values_[static_cast<std::size_t>(b)];
+    });
+    sorted_values_.reserve(order.size());
+    for (const index_t entry : order) {
+      sorted_values_.push_back(values_[static_cast<std::size_t>(entry)]);
+    }
+    sorted_entries_ = std::move(order);
+  });
+  const auto first = std::lower_bound(sorted_values_.begin(), sorted_values_.end(), lo);
+  const auto last = std::upper_bound(first, sorted_values_.end(), hi);
+  const auto begin = static_cast<std::size_t>(first - sorted_values_.begin());
+  const auto count = static_cast<std::size_t>(last - first);
+  return {std::span<const index_t>(sorted_values_).subspan(begin, count),
+          std::span<const index_t>(sorted_entries_).subspan(begin, count)};
+}
+
+}  // namespace strata

@@ -1,0 +1,156 @@
+// Replays the NumPy-generated chains of tests/data/dimensions_chains.txt on strata::Dimensions.
+#include "strata/core/error.hpp"
+#include "strata/layout/dimensions.hpp"
+
+#include "layout/view_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+
+using strata::Dimensions;
+using strata::Index;
+using strata::index_t;
+
+namespace {
+
+Index read_indices(std::istringstream& in) {
+  Index out;
+  index_t v = 0;
+  while (in >> v) {
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::optional<index_t> bound(const std::string& text) {
+  if (text == "_") {
+    return std::nullopt;
+  }
+  return std::stoll(text);
+}
+
+strata::Selector parse_selector(const std::string& token) {
+  if (token == "all") {
+    return strata::all;
+  }
+  if (token[0] == 'i') {
+    return std::stoll(token.substr(1));
+  }
+  if (token[0] == 'r') {
+    const auto c1 = token.find(':');
+    const auto c2 = token.find(':', c1 + 1);
+    return strata::Range{bound(token.substr(1, c1 - 1)), bound(token.substr(c1 + 1, c2 - c1 - 1)),
+                         std::stoll(token.substr(c2 + 1))};
+  }
+  std::vector<index_t> entries;
+  std::istringstream list(token.substr(1));
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    entries.push_back(std::stoll(item));
+  }
+  return entries;
+}
+
+/// A view over a buffer: what NumPy's array is in the replay.
+struct View {
+  std::vector<index_t> buffer;
+  Dimensions dims;
+
+  std::vector<index_t> values() const {
+    std::vector<index_t> out;
+    for (const index_t a : strata::test::addresses(dims)) {
+      out.push_back(buffer[static_cast<std::size_t>(a)]);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]") {
+  std::ifstream file(STRATA_TEST_DATA_DIR "/dimensions_chains.txt");
+  REQUIRE(file.good());
+  std::string line;
+  View view;
+  std::vector<std::string> steps;
+  int chains = 0;
+  int reshapes = 0;
+  int copies = 0;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    std::istringstream in(line);
+    std::string op;
+    in >> op;
+    if (op == "chain") {
+      steps.clear();
+      continue;
+    }
+    steps.push_back(line);
+    INFO("chain " << chains << ":\n" << [&] {
+      std::string all_steps;
+      for (const auto& s : steps) {
+        all_steps += "  " + s + "\n";
+      }
+      return all_steps;
+    }());
+    if (op == "shape") {
+      const Index shape = read_indices(in);
+      view.dims = Dimensions(shape);
+      view.buffer.resize(static_cast<std::size_t>(view.dims.size()));
+      std::iota(view.buffer.begin(), view.buffer.end(), index_t{0});
+    } else if (op == "select") {
+      std::vector<strata::Selector> sels;
+      std::string token;
+      while (in >> token) {
+        sels.push_back(parse_selector(token));
+      }
+      view.dims = view.dims.select(sels);
+    } else if (op == "transpose") {
+      view.dims = view.dims.transpose(read_indices(in));
+    } else if (op == "broadcast") {
+      view.dims = view.dims.broadcast(read_indices(in));
+    } else if (op == "roll") {
+      const Index args = read_indices(in);
+      view.dims = view.dims.rotate(args[0], args[1]);
+    } else if (op == "flip") {
+      view.dims = view.dims.reverse(read_indices(in));
+    } else if (op == "squeeze") {
+      view.dims = view.dims.squeeze(read_indices(in));
+    } else if (op == "unsqueeze") {
+      view.dims = view.dims.unsqueeze(read_indices(in)[0]);
+    } else if (op == "reshape") {
+      const Index shape = read_indices(in);
+      ++reshapes;
+      try {
+        view.dims = view.dims.reshape(shape);
+      } catch (const strata::LayoutError&) {
+        // NumPy copies here; so does the replay, then reshapes the copy.
+        ++copies;
+        View copy{view.values(), Dimensions(view.dims.shape())};
+        view = copy;
+        view.dims = view.dims.reshape(shape);
+      }
+    } else if (op == "expect_shape") {
+      REQUIRE(view.dims.shape() == read_indices(in));
+    } else if (op == "expect") {
+      const Index expected = read_indices(in);
+      const auto got = view.values();
+      REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) == got);
+    } else if (op == "end") {
+      ++chains;
+    } else {
+      FAIL("unknown step '" << op << "'");
+    }
+  }
+  CHECK(chains >= 1000);
+  // Most reshapes are views; a few need the copy NumPy would make too.
+  CHECK(reshapes > 100);
+  CHECK(copies < reshapes);
+}

@@ -10,3 +10,4 @@
 #include "strata/layout/odometer.hpp"
 #include "strata/layout/selector.hpp"
 #include "strata/layout/signature.hpp"
+#include "strata/layout/reduce_jointly.hpp"

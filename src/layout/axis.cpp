@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 namespace strata {
 
@@ -34,6 +35,22 @@ std::pair<std::span<const index_t>, std::span<const index_t>> IndexArray::entrie
   const auto count = static_cast<std::size_t>(last - first);
   return {std::span<const index_t>(sorted_values_).subspan(begin, count),
           std::span<const index_t>(sorted_entries_).subspan(begin, count)};
+}
+
+std::optional<Axis> coalesce(const Axis& outer, const Axis& inner) {
+  if (outer.indices || !inner.is_plain()) {
+    return std::nullopt;
+  }
+  index_t step = 0;
+  if (__builtin_mul_overflow(inner.extent, inner.stride, &step) || outer.stride != step) {
+    return std::nullopt;
+  }
+  Axis out{outer.extent * inner.extent, inner.stride, 0, 0, nullptr};
+  if (__builtin_mul_overflow(outer.cycle, inner.extent, &out.cycle) ||
+      __builtin_mul_overflow(outer.rotation, inner.extent, &out.rotation)) {
+    return std::nullopt;
+  }
+  return out;
 }
 
 }  // namespace strata

@@ -146,23 +146,6 @@ Axis sliced(const Axis& a, index_t start, index_t step, index_t m, index_t& offs
   return out;
 }
 
-/// Merges `inner` into `outer` when one axis can walk both in the same order.
-std::optional<Axis> merged(const Axis& outer, const Axis& inner) {
-  if (outer.indices || !inner.is_plain()) {
-    return std::nullopt;
-  }
-  index_t step = 0;
-  if (__builtin_mul_overflow(inner.extent, inner.stride, &step) || outer.stride != step) {
-    return std::nullopt;
-  }
-  Axis out{outer.extent * inner.extent, inner.stride, 0, 0, nullptr};
-  if (__builtin_mul_overflow(outer.cycle, inner.extent, &out.cycle) ||
-      __builtin_mul_overflow(outer.rotation, inner.extent, &out.rotation)) {
-    return std::nullopt;
-  }
-  return out;
-}
-
 /// Splits one axis into row-major axes of the given extents (their product is its extent).
 std::optional<std::vector<Axis>> split(const Axis& a, std::span<const index_t> extents) {
   if (extents.size() == 1) {
@@ -591,7 +574,7 @@ Dimensions Dimensions::reshape(IndexSpan shape) const {
     }
     Axis block = old_axes[i2 - 1];
     for (std::size_t k = i2 - 1; k-- > i;) {
-      const auto m = merged(old_axes[k], block);
+      const auto m = coalesce(old_axes[k], block);
       if (!m) {
         cannot();
       }
@@ -778,7 +761,7 @@ Dimensions Dimensions::reduced() const {
       continue;
     }
     if (!out.empty()) {
-      if (const auto m = merged(out.back(), a)) {
+      if (const auto m = coalesce(out.back(), a)) {
         out.back() = *m;
         continue;
       }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -117,5 +118,16 @@ struct Axis {
            a.rotation == b.rotation && same_indices;
   }
 };
+
+/// Coalesces two adjacent axes into one that walks both in the same row-major order.
+///
+/// Possible when `inner` is plain (direct, not cyclic) and `outer` is direct with
+/// `outer.stride == inner.extent * inner.stride`; a cyclic outer axis stays cyclic over the
+/// merged range (its cycle and rotation scale by `inner.extent`). This is the step that
+/// Dimensions::reduced() and reduce_jointly() repeat.
+/// @param outer the slower axis
+/// @param inner the axis right after it
+/// @return the merged axis, or nothing when the two cannot be walked as one
+std::optional<Axis> coalesce(const Axis& outer, const Axis& inner);
 
 }  // namespace strata

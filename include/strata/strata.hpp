@@ -11,3 +11,4 @@
 #include "strata/layout/selector.hpp"
 #include "strata/layout/signature.hpp"
 #include "strata/layout/reduce_jointly.hpp"
+#include "strata/core/divisor.hpp"

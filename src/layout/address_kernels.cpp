@@ -1,9 +1,12 @@
 // Address kernels: one template instantiated per signature of rank <= 4 (table by Boost.Hana).
 #include "strata/layout/address_kernels.hpp"
 
+#include "strata/core/divisor.hpp"
+
 #include <boost/hana/range.hpp>
 #include <boost/hana/unpack.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -49,21 +52,26 @@ static_assert(decode(encode(Key{3, 5U, 2U, true})).indexed == 5U);
 static_assert(decode(encode(Key{3, 5U, 2U, true})).cyclic == 2U);
 static_assert(encode(decode(table_size - 1)) == table_size - 1);
 
-/// The one kernel template: every per-axis decision is a compile-time constant.
+/// The one kernel template: every per-axis decision is a compile-time constant, and the
+/// divisions that split a linear index run as multiplications (strata::Divisor).
 template <int Rank, unsigned Indexed, unsigned Cyclic, bool UnitLast>
 void specialised(const Dimensions& dims, std::span<const index_t> linear,
                  std::span<index_t> addresses) {
-  std::array<index_t, Rank + 1> extent{};
+  std::array<Divisor, Rank + 1> extent{};
+  std::array<Divisor, Rank + 1> cycle{};
+  std::array<bool, Rank + 1> wraps_once{};  // extent <= cycle: one conditional subtraction
+  std::array<bool, Rank + 1> tiles{};       // cycle divides extent: (g + r) % c == (n + r) % c
   std::array<index_t, Rank + 1> stride{};
-  std::array<index_t, Rank + 1> cycle{};
   std::array<index_t, Rank + 1> rotation{};
   std::array<const index_t*, Rank + 1> values{};
   for (int k = 0; k < Rank; ++k) {
     const Axis& a = dims.axes()[static_cast<std::size_t>(k)];
     const auto ku = static_cast<std::size_t>(k);
-    extent[ku] = a.extent;
+    extent[ku] = Divisor(std::max<index_t>(a.extent, 1));
+    cycle[ku] = Divisor(std::max<index_t>(a.cycle, 1));
+    wraps_once[ku] = a.extent <= a.cycle;
+    tiles[ku] = a.cycle > 0 && a.extent % a.cycle == 0;
     stride[ku] = a.stride;
-    cycle[ku] = a.cycle;
     rotation[ku] = a.rotation;
     values[ku] = a.indices ? a.indices->values().data() : nullptr;
   }
@@ -73,14 +81,23 @@ void specialised(const Dimensions& dims, std::span<const index_t> linear,
     index_t address = offset;
     const auto step = [&]<int K>(std::integral_constant<int, K> /*axis*/) {
       constexpr auto k = static_cast<std::size_t>(K);
+      const index_t before = rest;
       index_t g = rest;
       if constexpr (K > 0) {
-        g = rest % extent[k];
-        rest /= extent[k];
+        const index_t q = extent[k].divide(rest);
+        g = rest - q * extent[k].divisor();
+        rest = q;
       }
       index_t v = g;
       if constexpr (((Cyclic >> k) & 1U) != 0) {
-        v = (g + rotation[k]) % cycle[k];
+        v = g + rotation[k];
+        if (wraps_once[k]) {
+          v -= v >= cycle[k].divisor() ? cycle[k].divisor() : 0;
+        } else if (tiles[k]) {
+          v = cycle[k].remainder(before + rotation[k]);  // independent of the division above
+        } else {
+          v = cycle[k].remainder(v);
+        }
       }
       if constexpr (((Indexed >> k) & 1U) != 0) {
         v = values[k][v];

@@ -5,8 +5,13 @@
 
 #include <algorithm>
 #include <span>
+#include <utility>
 
 namespace strata {
+namespace detail {
+template <class F>
+void walk_addresses(const Dimensions& r, index_t begin, index_t end, F&& f);
+}  // namespace detail
 
 /// Calls `f(address)` for the global linear indices [begin, end) of @p dims, in row-major order.
 ///
@@ -26,12 +31,19 @@ namespace strata {
 /// @endcode
 template <class F>
 void for_each_address(const Dimensions& dims, index_t begin, index_t end, F&& f) {
+  detail::walk_addresses(dims.reduced(), begin, end, std::forward<F>(f));
+}
+
+namespace detail {
+
+/// The odometer itself, over the axes of @p r exactly as they are (no reduction).
+template <class F>
+void walk_addresses(const Dimensions& r, index_t begin, index_t end, F&& f) {
   begin = std::max<index_t>(begin, 0);
-  end = std::min(end, dims.size());
+  end = std::min(end, r.size());
   if (begin >= end) {
     return;
   }
-  const Dimensions r = dims.reduced();
   const std::span<const Axis> axes = r.axes();
   const int rank = r.rank();
   if (rank == 0) {
@@ -104,4 +116,5 @@ void for_each_address(const Dimensions& dims, index_t begin, index_t end, F&& f)
   }
 }
 
+}  // namespace detail
 }  // namespace strata

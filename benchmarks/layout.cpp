@@ -13,8 +13,8 @@
 
 #include <algorithm>
 #include <numeric>
-#include <span>
 #include <random>
+#include <span>
 #include <vector>
 
 namespace {
@@ -91,7 +91,9 @@ BENCHMARK_CAPTURE(gather, specialised, true)
 
 /// A [48 32 16 8 4 2] block cropped from [64 32 16 8 4 2]: it reduces to one contiguous run,
 /// while the unreduced odometer carries every 2 elements.
-Dimensions rank6_view() { return Dimensions{64, 32, 16, 8, 4, 2}.select({strata::Range{8, 56}}); }
+Dimensions rank6_view() {
+  return Dimensions{64, 32, 16, 8, 4, 2}.select({strata::Range{8, 56}});
+}
 
 void walk6(benchmark::State& state, bool reduce) {
   const Dimensions view = reduce ? rank6_view().reduced() : rank6_view();
@@ -104,14 +106,14 @@ void walk6(benchmark::State& state, bool reduce) {
   }
   state.SetItemsProcessed(state.iterations() * view.size());
 }
-BENCHMARK_CAPTURE(walk6, unreduced, false)
-    ->Name("walk6/unreduced")
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(walk6, unreduced, false)->Name("walk6/unreduced")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(walk6, reduced, true)->Name("walk6/reduced")->Unit(benchmark::kMillisecond);
 
 /// A rolled 2048x2048 view walked in row-major order (reads stay sequential, so the cost
 /// of finding each address is what is measured).
-Dimensions walk_view() { return Dimensions{2048, 2048}.rotate({5, 9}); }
+Dimensions walk_view() {
+  return Dimensions{2048, 2048}.rotate({5, 9});
+}
 
 void walk_divide(benchmark::State& state) {
   const Dimensions view = walk_view();

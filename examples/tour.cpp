@@ -8,8 +8,8 @@
 namespace {
 
 void section(const std::string& title) {
-  std::cout << "\n== " << title << " " << std::string(title.size() < 70 ? 70 - title.size() : 0, '=')
-            << "\n";
+  std::cout << "\n== " << title << " "
+            << std::string(title.size() < 70 ? 70 - title.size() : 0, '=') << "\n";
 }
 
 void core() {

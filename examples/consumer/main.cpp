@@ -6,7 +6,6 @@
 int main() {
   const strata::Index shape{2, 3, 4};
   const strata::index_t size = strata::checked_size(shape, "consumer");
-  std::cout << "consumer: shape " << strata::to_string(shape) << " has " << size
-            << " elements\n";
+  std::cout << "consumer: shape " << strata::to_string(shape) << " has " << size << " elements\n";
   return size == 24 ? 0 : 1;
 }

@@ -8,8 +8,7 @@ namespace strata {
 index_t checked_mul(index_t a, index_t b, std::string_view operation) {
   index_t product = 0;
   if (__builtin_mul_overflow(a, b, &product)) {
-    detail::fail<ShapeError>(operation, "size overflow: ", a, " * ", b,
-                             " does not fit in int64");
+    detail::fail<ShapeError>(operation, "size overflow: ", a, " * ", b, " does not fit in int64");
   }
   return product;
 }
@@ -17,8 +16,7 @@ index_t checked_mul(index_t a, index_t b, std::string_view operation) {
 index_t checked_add(index_t a, index_t b, std::string_view operation) {
   index_t sum = 0;
   if (__builtin_add_overflow(a, b, &sum)) {
-    detail::fail<ShapeError>(operation, "size overflow: ", a, " + ", b,
-                             " does not fit in int64");
+    detail::fail<ShapeError>(operation, "size overflow: ", a, " + ", b, " does not fit in int64");
   }
   return sum;
 }

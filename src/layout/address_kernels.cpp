@@ -111,7 +111,8 @@ void specialised(const Dimensions& dims, std::span<const index_t> linear,
     // Innermost axis first.
     [&]<int... J>(std::integer_sequence<int, J...> /*axes*/) {
       (step(std::integral_constant<int, Rank - 1 - J>{}), ...);
-    }(std::make_integer_sequence<int, Rank>{});
+    }
+    (std::make_integer_sequence<int, Rank>{});
     addresses[i] = address;
   }
 }

@@ -181,8 +181,7 @@ Dimensions::Dimensions(Axes axes, index_t offset) : axes_(std::move(axes)), offs
   size_ = checked_size(extents, "Dimensions");
 }
 
-Dimensions::Dimensions(std::initializer_list<index_t> shape)
-    : Dimensions(IndexSpan(shape)) {}
+Dimensions::Dimensions(std::initializer_list<index_t> shape) : Dimensions(IndexSpan(shape)) {}
 
 Dimensions::Dimensions(IndexSpan shape) {
   size_ = checked_size(shape, "Dimensions");
@@ -280,8 +279,8 @@ Dimensions Dimensions::select(std::span<const Selector> selectors) const {
     const auto& sel = selectors[k].value();
     if (const auto* i = std::get_if<index_t>(&sel)) {
       if (*i < -n || *i >= n) {
-        detail::fail<IndexError>(op, "index ", *i, " is out of bounds for axis ", k,
-                                 " of extent ", n, " (valid: [", -n, ", ", n, "))");
+        detail::fail<IndexError>(op, "index ", *i, " is out of bounds for axis ", k, " of extent ",
+                                 n, " (valid: [", -n, ", ", n, "))");
       }
       offset += a.contribution(*i < 0 ? *i + n : *i);
     } else if (std::holds_alternative<All>(sel)) {
@@ -384,8 +383,8 @@ Dimensions Dimensions::broadcast(IndexSpan shape) const {
     } else if (target == 0 && a.extent <= 1) {
       out.push_back(Axis{0, a.stride, 0, 0, nullptr});
     } else if (a.extent == 0 || target == 0 || target % a.extent != 0) {
-      detail::fail<BroadcastError>(op, "cannot broadcast axis ", k, " of extent ", a.extent,
-                                   " to ", target, " (target shape ", to_string(shape),
+      detail::fail<BroadcastError>(op, "cannot broadcast axis ", k, " of extent ", a.extent, " to ",
+                                   target, " (target shape ", to_string(shape),
                                    "; an extent may only grow to a multiple of itself)");
     } else {
       Axis tiled = a.extent % a.cycle == 0 ? a : materialised(a);
@@ -492,8 +491,7 @@ Dimensions Dimensions::unsqueeze(index_t axis) const {
   const auto k = static_cast<std::size_t>(axis < 0 ? axis + positions : axis);
   // The stride NumPy would give: the next axis's stride times its extent.
   index_t stride = 1;
-  if (k < axes_.size() &&
-      __builtin_mul_overflow(axes_[k].stride, axes_[k].extent, &stride)) {
+  if (k < axes_.size() && __builtin_mul_overflow(axes_[k].stride, axes_[k].extent, &stride)) {
     stride = 0;
   }
   Axes out = axes_;
@@ -513,8 +511,8 @@ Dimensions Dimensions::reshape(IndexSpan shape) const {
       }
       inferred = static_cast<std::ptrdiff_t>(k);
     } else if (target[k] < 0) {
-      detail::fail<ShapeError>(op, "shape ", to_string(shape), " has negative extent ",
-                               target[k], " on axis ", k, " (only one -1 is allowed)");
+      detail::fail<ShapeError>(op, "shape ", to_string(shape), " has negative extent ", target[k],
+                               " on axis ", k, " (only one -1 is allowed)");
     } else {
       known = checked_mul(known, target[k], op);
     }
@@ -627,8 +625,8 @@ index_t Dimensions::global_to_local(index_t linear) const noexcept {
 
 index_t Dimensions::checked_global_to_local(IndexSpan global) const {
   if (std::cmp_not_equal(global.size(), rank())) {
-    detail::fail<IndexError>("global_to_local", "index ", to_string(global), " has ",
-                             global.size(), " entries for a map of rank ", rank());
+    detail::fail<IndexError>("global_to_local", "index ", to_string(global), " has ", global.size(),
+                             " entries for a map of rank ", rank());
   }
   for (std::size_t k = 0; k < axes_.size(); ++k) {
     if (global[k] < 0 || global[k] >= axes_[k].extent) {
@@ -678,8 +676,7 @@ std::vector<Index> Dimensions::local_to_global(index_t address) const {
 
   // Global indices per axis that read position p.
   const auto globals_of = [](const Axis& a, index_t p, auto&& emit) {
-    for (index_t g = a.is_cyclic() ? mod(p - a.rotation, a.cycle) : p; g < a.extent;
-         g += a.cycle) {
+    for (index_t g = a.is_cyclic() ? mod(p - a.rotation, a.cycle) : p; g < a.extent; g += a.cycle) {
       emit(g);
     }
   };

@@ -7,9 +7,9 @@
 
 #include <limits>
 
+using Catch::Matchers::Contains;
 using strata::Index;
 using strata::index_t;
-using Catch::Matchers::Contains;
 
 namespace {
 constexpr index_t max_index = std::numeric_limits<index_t>::max();
@@ -35,9 +35,9 @@ TEST_CASE("checked_size rejects products that overflow int64", "[core]") {
   const index_t big = index_t{1} << 32;
   SECTION("a plain overflow") {
     CHECK_THROWS_AS(strata::checked_size(Index{big, big}, "reshape"), strata::ShapeError);
-    CHECK_THROWS_WITH(strata::checked_size(Index{big, big}, "reshape"),
-                      Contains("reshape") && Contains("[4294967296 4294967296]") &&
-                          Contains("int64"));
+    CHECK_THROWS_WITH(
+        strata::checked_size(Index{big, big}, "reshape"),
+        Contains("reshape") && Contains("[4294967296 4294967296]") && Contains("int64"));
   }
   SECTION("an empty shape whose other extents overflow") {
     CHECK_THROWS_AS(strata::checked_size(Index{0, big, big}, "zeros"), strata::ShapeError);

@@ -24,11 +24,24 @@ TEST_CASE("Divisor divides exactly like the hardware", "[core]") {
   STATIC_REQUIRE(Divisor(7).divide(100) == 14);
   STATIC_REQUIRE(Divisor(7).remainder(100) == 2);
   SECTION("edge divisors and dividends") {
-    const index_t divisors[] = {1, 2, 3, 5, 7, 8, 10, 1000, 1024, 2047, (1L << 31) - 1,
-                                1L << 32, (1L << 32) + 1, (1L << 62) + 3, max_index - 1,
+    const index_t divisors[] = {1,
+                                2,
+                                3,
+                                5,
+                                7,
+                                8,
+                                10,
+                                1000,
+                                1024,
+                                2047,
+                                (1L << 31) - 1,
+                                1L << 32,
+                                (1L << 32) + 1,
+                                (1L << 62) + 3,
+                                max_index - 1,
                                 max_index};
-    const index_t dividends[] = {0, 1, 2, 6, 7, 8, 999, 1 << 20, (1L << 31) + 7, 1L << 40,
-                                 max_index - 1, max_index};
+    const index_t dividends[] = {
+        0, 1, 2, 6, 7, 8, 999, 1 << 20, (1L << 31) + 7, 1L << 40, max_index - 1, max_index};
     for (const index_t d : divisors) {
       for (const index_t n : dividends) {
         check_exact(d, n);

@@ -22,8 +22,8 @@ TEST_CASE("an error message names the operation first", "[core]") {
 TEST_CASE("detail::fail throws the requested type with a streamed description", "[core]") {
   SECTION("IndexError") {
     try {
-      strata::detail::fail<strata::IndexError>("at", "index ", 5, " is out of bounds for axis ",
-                                               0, " of extent ", 3);
+      strata::detail::fail<strata::IndexError>("at", "index ", 5, " is out of bounds for axis ", 0,
+                                               " of extent ", 3);
       FAIL("fail returned");
     } catch (const strata::IndexError& e) {
       CHECK(std::string(e.what()) == "at: index 5 is out of bounds for axis 0 of extent 3");
@@ -33,7 +33,6 @@ TEST_CASE("detail::fail throws the requested type with a streamed description", 
   SECTION("BroadcastError is not an IndexError") {
     CHECK_THROWS_AS(strata::detail::fail<strata::BroadcastError>("broadcast", "x"),
                     strata::BroadcastError);
-    CHECK_THROWS_AS(strata::detail::fail<strata::LayoutError>("reshape", "x"),
-                    strata::LayoutError);
+    CHECK_THROWS_AS(strata::detail::fail<strata::LayoutError>("reshape", "x"), strata::LayoutError);
   }
 }

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 using strata::Axis;
-using strata::IndexArray;
 using strata::index_t;
+using strata::IndexArray;
 using V = std::vector<index_t>;
 
 TEST_CASE("IndexArray keeps extrema and inverts lazily", "[layout]") {
@@ -57,8 +57,8 @@ TEST_CASE("coalesce merges exactly the axes one loop can walk", "[layout]") {
   }
   SECTION("a cyclic or indexed inner axis never merges") {
     CHECK_FALSE(strata::coalesce(Axis{3, 4, 3, 0, nullptr}, Axis{4, 1, 4, 1, nullptr}));
-    CHECK_FALSE(strata::coalesce(
-        Axis{3, 4, 3, 0, nullptr},
-        Axis{4, 1, 4, 0, std::make_shared<const IndexArray>(V{0, 1, 2, 3})}));
+    CHECK_FALSE(
+        strata::coalesce(Axis{3, 4, 3, 0, nullptr},
+                         Axis{4, 1, 4, 0, std::make_shared<const IndexArray>(V{0, 1, 2, 3})}));
   }
 }

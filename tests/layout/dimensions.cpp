@@ -10,18 +10,20 @@
 #include <algorithm>
 #include <limits>
 
+using Catch::Matchers::Contains;
 using strata::all;
 using strata::Dimensions;
 using strata::Index;
 using strata::index_t;
 using strata::Range;
 using strata::test::addresses;
-using Catch::Matchers::Contains;
 using V = std::vector<index_t>;
 
 namespace {
 /// Values of a view over arange(n): the addresses themselves.
-V values(const Dimensions& d) { return addresses(d); }
+V values(const Dimensions& d) {
+  return addresses(d);
+}
 
 template <class E, class F>
 void check_error(F&& f, const std::string& operation, const std::string& argument) {
@@ -66,8 +68,7 @@ TEST_CASE("seed 000: a 3x3 tensor and its views", "[layout][seed]") {
     CHECK(values(d.transpose({1, 0})) == V{0, 3, 6, 1, 4, 7, 2, 5, 8});
   }
   SECTION("broadcast [6 3] repeats the rows") {
-    CHECK(values(d.broadcast({6, 3})) ==
-          V{0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(values(d.broadcast({6, 3})) == V{0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8});
   }
   SECTION("rotate [0 1] rolls each row right by one") {
     CHECK(values(d.rotate({0, 1})) == V{2, 0, 1, 5, 3, 4, 8, 6, 7});
@@ -102,8 +103,7 @@ TEST_CASE("seed 001: views of a 2x2 tensor", "[layout][seed]") {
 TEST_CASE("seed 001: reduced dimensions", "[layout][seed]") {
   CHECK(strata::to_string(Dimensions{4, 4}.reduced()) == "{shape [16] strides [1] offset 0}");
   CHECK(strata::to_string(Dimensions{2, 2, 4}.reduced()) == "{shape [16] strides [1] offset 0}");
-  CHECK(strata::to_string(Dimensions{2, 2, 2, 2}.reduced()) ==
-        "{shape [16] strides [1] offset 0}");
+  CHECK(strata::to_string(Dimensions{2, 2, 2, 2}.reduced()) == "{shape [16] strides [1] offset 0}");
   SECTION("broadcasting changes the extent, not the cycle") {
     const Dimensions r = Dimensions{4, 4}.broadcast({8, 4}).reduced();
     CHECK(r.shape() == Index{32});
@@ -154,8 +154,7 @@ TEST_CASE("select follows NumPy basic indexing", "[layout]") {
   }
   SECTION("slices with omitted and negative bounds and steps") {
     CHECK(values(d.select({Range{1}})) == V{4, 5, 6, 7, 8, 9, 10, 11});
-    CHECK(values(d.select({all, Range{{}, {}, -1}})) ==
-          V{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8});
+    CHECK(values(d.select({all, Range{{}, {}, -1}})) == V{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8});
     CHECK(values(d.select({Range{{}, {}, -2}, Range{-3, -1}})) == V{9, 10, 1, 2});
     CHECK(values(d.select({0, Range{3, 0, -2}})) == V{3, 1});
     CHECK(values(d.select({0, Range{-100, 100, 3}})) == V{0, 3});
@@ -311,9 +310,8 @@ TEST_CASE("local_to_global returns every global index of an address", "[layout]"
   }
   SECTION("a broadcast address is read by several indices") {
     const Dimensions b = Dimensions{2}.broadcast({3, 4});
-    CHECK(b.local_to_global(1) ==
-          std::vector<Index>{Index{0, 1}, Index{0, 3}, Index{1, 1}, Index{1, 3}, Index{2, 1},
-                             Index{2, 3}});
+    CHECK(b.local_to_global(1) == std::vector<Index>{Index{0, 1}, Index{0, 3}, Index{1, 1},
+                                                     Index{1, 3}, Index{2, 1}, Index{2, 3}});
   }
   SECTION("index arrays are inverted") {
     const Dimensions x = d.select({V{2, 0, 2}});
@@ -345,48 +343,66 @@ TEST_CASE("bad input is rejected with a clear error and the map unchanged", "[la
     check_error<strata::IndexError>([&] { (void)d.select({0, 0, 0}); }, "select", "3 selectors");
     check_error<strata::IndexError>([&] { (void)d.select({3}); }, "select", "index 3");
     check_error<strata::IndexError>([&] { (void)d.select({-4}); }, "select", "index -4");
-    check_error<strata::IndexError>([&] { (void)d.select({all, V{0, 4}}); }, "select",
-                                    "entry 4");
-    check_error<strata::IndexError>([&] { (void)d.select({all, V{-1}}); }, "select",
-                                    "entry -1");
-    check_error<strata::IndexError>([&] { (void)d.select({Range{0, 3, 0}}); }, "select",
-                                    "step 0");
+    check_error<strata::IndexError>([&] { (void)d.select({all, V{0, 4}}); }, "select", "entry 4");
+    check_error<strata::IndexError>([&] { (void)d.select({all, V{-1}}); }, "select", "entry -1");
+    check_error<strata::IndexError>([&] { (void)d.select({Range{0, 3, 0}}); }, "select", "step 0");
   }
   SECTION("transpose") {
-    check_error<strata::ShapeError>([&] { (void)Dimensions{2, 3, 4}.transpose({0, 0, 2}); },
-                                    "transpose", "permutation [0 0 2] repeats axis 0 (rank 3)");
+    check_error<strata::ShapeError>(
+        [&] {
+          (void)Dimensions{2, 3, 4}.transpose({0, 0, 2});
+        },
+        "transpose", "permutation [0 0 2] repeats axis 0 (rank 3)");
     check_error<strata::ShapeError>([&] { (void)d.transpose({0}); }, "transpose", "[0]");
     check_error<strata::ShapeError>([&] { (void)d.transpose({0, 2}); }, "transpose", "axis 2");
   }
   SECTION("broadcast") {
-    check_error<strata::BroadcastError>([&] { (void)d.broadcast({4}); }, "broadcast",
-                                        "fewer axes");
-    check_error<strata::BroadcastError>([&] { (void)d.broadcast({3, 6}); }, "broadcast",
-                                        "axis 1 of extent 4 to 6");
-    check_error<strata::BroadcastError>([&] { (void)d.broadcast({3, 0}); }, "broadcast",
-                                        "to 0");
-    check_error<strata::ShapeError>([&] { (void)d.broadcast({-1, 3, 4}); }, "broadcast",
-                                    "negative extent -1");
+    check_error<strata::BroadcastError>([&] { (void)d.broadcast({4}); }, "broadcast", "fewer axes");
+    check_error<strata::BroadcastError>(
+        [&] {
+          (void)d.broadcast({3, 6});
+        },
+        "broadcast", "axis 1 of extent 4 to 6");
+    check_error<strata::BroadcastError>([&] { (void)d.broadcast({3, 0}); }, "broadcast", "to 0");
+    check_error<strata::ShapeError>(
+        [&] {
+          (void)d.broadcast({-1, 3, 4});
+        },
+        "broadcast", "negative extent -1");
   }
   SECTION("reshape") {
     check_error<strata::ShapeError>([&] { (void)d.reshape({5, 2}); }, "reshape", "[5 2]");
-    check_error<strata::ShapeError>([&] { (void)d.reshape({-1, -1}); }, "reshape",
-                                    "more than one -1");
+    check_error<strata::ShapeError>(
+        [&] {
+          (void)d.reshape({-1, -1});
+        },
+        "reshape", "more than one -1");
     check_error<strata::ShapeError>([&] { (void)d.reshape({-1, 5}); }, "reshape", "[-1 5]");
-    check_error<strata::ShapeError>([&] { (void)d.reshape({-2, -6}); }, "reshape",
-                                    "negative extent -2");
+    check_error<strata::ShapeError>(
+        [&] {
+          (void)d.reshape({-2, -6});
+        },
+        "reshape", "negative extent -2");
     check_error<strata::LayoutError>([&] { (void)d.transpose().reshape({12}); }, "reshape",
                                      "as shape [12] without a copy");
   }
   SECTION("construction") {
-    check_error<strata::ShapeError>([] { (void)Dimensions{3, -2}; }, "Dimensions",
-                                    "negative extent -2");
+    check_error<strata::ShapeError>(
+        [] {
+          (void)Dimensions{3, -2};
+        },
+        "Dimensions", "negative extent -2");
     const index_t big = index_t{1} << 32;
     check_error<strata::ShapeError>([&] { (void)Dimensions{big, big}; }, "Dimensions", "int64");
-    check_error<strata::ShapeError>([] { (void)Dimensions({2, 2}, {1}); }, "Dimensions",
-                                    "strides [1]");
     check_error<strata::ShapeError>(
-        [] { (void)Dimensions({2, 2}, {std::numeric_limits<index_t>::max(), 1}); },
+        [] {
+          (void)Dimensions({2, 2}, {1});
+        },
+        "Dimensions", "strides [1]");
+    check_error<strata::ShapeError>(
+        [] {
+          (void)Dimensions({2, 2}, {std::numeric_limits<index_t>::max(), 1});
+        },
         "Dimensions", "overflow");
   }
   SECTION("rotate and reverse") {
@@ -402,12 +418,15 @@ TEST_CASE("bad input is rejected with a clear error and the map unchanged", "[la
     check_error<strata::IndexError>([&] { (void)d.unsqueeze(3); }, "unsqueeze", "position 3");
   }
   SECTION("checked addressing") {
-    check_error<strata::IndexError>([&] { (void)d.checked_global_to_local({3, 0}); },
-                                    "global_to_local", "[3 0]");
+    check_error<strata::IndexError>(
+        [&] {
+          (void)d.checked_global_to_local({3, 0});
+        },
+        "global_to_local", "[3 0]");
     check_error<strata::IndexError>([&] { (void)d.checked_global_to_local(Index{0}); },
                                     "global_to_local", "rank 2");
-    check_error<strata::IndexError>([&] { (void)d.checked_global_to_local(12); },
-                                    "global_to_local", "linear index 12");
+    check_error<strata::IndexError>([&] { (void)d.checked_global_to_local(12); }, "global_to_local",
+                                    "linear index 12");
     check_error<strata::IndexError>([&] { (void)d.axis(2); }, "axis", "axis 2");
   }
   CHECK(d == before);

@@ -93,13 +93,14 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
       continue;
     }
     steps.push_back(line);
-    INFO("chain " << chains << ":\n" << [&] {
-      std::string all_steps;
-      for (const auto& s : steps) {
-        all_steps += "  " + s + "\n";
-      }
-      return all_steps;
-    }());
+    INFO("chain " << chains << ":\n"
+                  << [&] {
+                       std::string all_steps;
+                       for (const auto& s : steps) {
+                         all_steps += "  " + s + "\n";
+                       }
+                       return all_steps;
+                     }());
     if (op == "shape") {
       const Index shape = read_indices(in);
       view.dims = Dimensions(shape);

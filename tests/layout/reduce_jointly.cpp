@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <numeric>
 
+using Catch::Matchers::Contains;
 using strata::Dimensions;
 using strata::Index;
 using strata::index_t;
-using Catch::Matchers::Contains;
 
 namespace {
 /// The (destination, source) address pairs, sorted: what a copy does, in any order.
@@ -61,8 +61,8 @@ TEST_CASE("reduce_jointly merges what both maps allow", "[layout]") {
       (void)strata::reduce_jointly(Dimensions{2, 3}, Dimensions{3, 2});
       FAIL("no exception");
     } catch (const strata::ShapeError& e) {
-      CHECK_THAT(std::string(e.what()), Contains("reduce_jointly: ") && Contains("[2 3]") &&
-                                            Contains("[3 2]"));
+      CHECK_THAT(std::string(e.what()),
+                 Contains("reduce_jointly: ") && Contains("[2 3]") && Contains("[3 2]"));
     }
   }
 }

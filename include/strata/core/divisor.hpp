@@ -7,7 +7,8 @@
 
 namespace strata {
 namespace detail {
-__extension__ using uint128 = unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
+__extension__ using uint128 =
+    unsigned __int128;  // GCC and Clang; __extension__ keeps -Wpedantic quiet
 }  // namespace detail
 
 /// Divides non-negative indices by a fixed positive divisor without a hardware divide.

@@ -112,8 +112,8 @@ struct Axis {
   /// @param a, b axes
   /// @return true when every field is equal
   friend bool operator==(const Axis& a, const Axis& b) noexcept {
-    const bool same_indices = a.indices == b.indices ||
-                              (a.indices && b.indices && *a.indices == *b.indices);
+    const bool same_indices =
+        a.indices == b.indices || (a.indices && b.indices && *a.indices == *b.indices);
     return a.extent == b.extent && a.stride == b.stride && a.cycle == b.cycle &&
            a.rotation == b.rotation && same_indices;
   }

@@ -22,7 +22,8 @@ namespace strata {
 /// @throws ShapeError when the shapes differ
 ///
 /// @code
-/// auto [d, s] = strata::reduce_jointly(Dimensions{4, 5}, Dimensions{4, 5}.transpose().transpose());
+/// auto [d, s] = strata::reduce_jointly(Dimensions{4, 5}, Dimensions{4,
+/// 5}.transpose().transpose());
 /// // d and s are both {shape [20] strides [1] offset 0}
 /// @endcode
 std::pair<Dimensions, Dimensions> reduce_jointly(const Dimensions& dst, const Dimensions& src);

@@ -1,6 +1,11 @@
 /// Umbrella header: includes every public strata header.
 #pragma once
 
+#include "strata/buffer/any_buffer.hpp"
+#include "strata/buffer/buffer.hpp"
+#include "strata/buffer/dense_buffer.hpp"
+#include "strata/buffer/generators.hpp"
+#include "strata/buffer/sparse_buffer.hpp"
 #include "strata/core/checked.hpp"
 #include "strata/core/divisor.hpp"
 #include "strata/core/error.hpp"
@@ -12,3 +17,10 @@
 #include "strata/layout/reduce_jointly.hpp"
 #include "strata/layout/selector.hpp"
 #include "strata/layout/signature.hpp"
+#include "strata/parallel/policy.hpp"
+#include "strata/tensor/algorithms.hpp"
+#include "strata/tensor/copy_kernels.hpp"
+#include "strata/tensor/generators.hpp"
+#include "strata/tensor/print.hpp"
+#include "strata/tensor/sparse.hpp"
+#include "strata/tensor/tensor.hpp"

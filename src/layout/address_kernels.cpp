@@ -117,10 +117,22 @@ void specialised(const Dimensions& dims, std::span<const index_t> linear,
   }
 }
 
+/// Whether a signature can occur: a unit last stride needs a plain last axis.
+constexpr bool reachable(const Key& key) {
+  if (!key.unit_last) {
+    return true;
+  }
+  return key.rank > 0 && (((key.indexed | key.cyclic) >> (key.rank - 1)) & 1U) == 0;
+}
+
 template <int Code>
 constexpr AddressKernel kernel_at() {
   constexpr Key key = decode(Code);
-  return &specialised<key.rank, key.indexed, key.cyclic, key.unit_last>;
+  if constexpr (reachable(key)) {
+    return &specialised<key.rank, key.indexed, key.cyclic, key.unit_last>;
+  } else {
+    return &generic_addresses;  // never selected; keeps the table dense without instantiating
+  }
 }
 
 const std::array<AddressKernel, table_size> kernel_table =

@@ -4,6 +4,7 @@
 #include "strata/layout/dimensions.hpp"
 
 #include <algorithm>
+#include <array>
 #include <span>
 #include <utility>
 
@@ -112,6 +113,117 @@ void walk_addresses(const Dimensions& r, index_t begin, index_t end, F&& f) {
       p[ku] = a.rotation;
       contribution[ku] = a.value(p[ku]) * a.stride;
       outer += contribution[ku];
+    }
+  }
+}
+
+/// Walks N maps of one shape together over the linear range [begin, end), row by row.
+///
+/// Calls `row(start, stride, count)` with per-map start addresses and strides: one call per
+/// stretch of the innermost axis when that axis is plain in every map, one call per element
+/// (count 1) otherwise. The start is decomposed once; the outer axes carry like an odometer.
+/// Callers pass jointly reduced maps (reduce_jointly) to get long rows.
+template <std::size_t N, class Row>
+void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
+               Row&& row) {
+  const Dimensions& first = *maps[0];
+  begin = std::max<index_t>(begin, 0);
+  end = std::min(end, first.size());
+  if (begin >= end) {
+    return;
+  }
+  const int rank = first.rank();
+  std::array<index_t, N> start{};
+  std::array<index_t, N> stride{};
+  if (rank == 0) {
+    for (std::size_t m = 0; m < N; ++m) {
+      start[m] = maps[m]->offset();
+    }
+    row(start, stride, index_t{1});
+    return;
+  }
+  const auto r = static_cast<std::size_t>(rank);
+  const auto last = r - 1;
+  // Per axis: the global index, and per map the position and contribution.
+  Index g(r);
+  std::array<Index, N> p;
+  std::array<Index, N> contribution;
+  std::array<index_t, N> outer{};
+  index_t rest = begin;
+  for (std::size_t k = r; k-- > 0;) {
+    const index_t extent = first.axes()[k].extent;
+    g[k] = k == 0 ? rest : rest % extent;
+    rest = k == 0 ? 0 : rest / extent;
+  }
+  bool inner_plain = true;
+  for (std::size_t m = 0; m < N; ++m) {
+    p[m].resize(r);
+    contribution[m].resize(r);
+    outer[m] = maps[m]->offset();
+    for (std::size_t k = 0; k < r; ++k) {
+      const Axis& a = maps[m]->axes()[k];
+      p[m][k] = a.position(g[k]);
+      contribution[m][k] = a.value(p[m][k]) * a.stride;
+      if (k < last) {
+        outer[m] += contribution[m][k];
+      }
+    }
+    const Axis& inner = maps[m]->axes()[last];
+    inner_plain = inner_plain && inner.is_plain();
+    stride[m] = inner.stride;
+  }
+  const index_t inner_extent = first.axes()[last].extent;
+  index_t position = begin;
+  while (true) {
+    const index_t count = std::min(inner_extent - g[last], end - position);
+    if (inner_plain) {
+      for (std::size_t m = 0; m < N; ++m) {
+        start[m] = outer[m] + g[last] * stride[m];
+      }
+      row(start, stride, count);
+    } else {
+      std::array<index_t, N> q{};
+      for (std::size_t m = 0; m < N; ++m) {
+        q[m] = p[m][last];
+      }
+      for (index_t t = 0; t < count; ++t) {
+        for (std::size_t m = 0; m < N; ++m) {
+          const Axis& a = maps[m]->axes()[last];
+          start[m] = outer[m] + a.value(q[m]) * a.stride;
+          if (++q[m] == a.cycle) {
+            q[m] = 0;
+          }
+        }
+        row(start, stride, index_t{1});
+      }
+    }
+    position += count;
+    if (position >= end) {
+      return;
+    }
+    g[last] = 0;
+    for (std::size_t m = 0; m < N; ++m) {
+      p[m][last] = maps[m]->axes()[last].rotation;
+    }
+    for (std::size_t k = last; k-- > 0;) {
+      const bool carry = ++g[k] == first.axes()[k].extent;
+      if (carry) {
+        g[k] = 0;
+      }
+      for (std::size_t m = 0; m < N; ++m) {
+        const Axis& a = maps[m]->axes()[k];
+        outer[m] -= contribution[m][k];
+        if (carry) {
+          p[m][k] = a.rotation;
+        } else if (++p[m][k] == a.cycle) {
+          p[m][k] = 0;
+        }
+        contribution[m][k] = a.value(p[m][k]) * a.stride;
+        outer[m] += contribution[m][k];
+      }
+      if (!carry) {
+        break;
+      }
     }
   }
 }

@@ -1,0 +1,139 @@
+/// Execution policies and deterministic chunked loops over linear index ranges (OpenMP).
+#pragma once
+
+#include "strata/core/index.hpp"
+
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#if defined(STRATA_USE_OPENMP)
+#include <omp.h>
+#endif
+
+namespace strata {
+
+/// Run on the calling thread.
+struct Sequential {};
+
+/// Run on OpenMP threads when the work has at least `grain` elements (serially otherwise).
+struct Parallel {
+  index_t grain = index_t{1} << 16;  ///< the smallest range worth splitting; also the chunk size
+};
+
+/// The sequential policy.
+inline constexpr Sequential seq{};
+/// The parallel policy with the default grain.
+inline constexpr Parallel par{};
+
+/// A policy type: Sequential or Parallel.
+template <class P>
+concept ExecutionPolicy = std::is_same_v<std::remove_cvref_t<P>, Sequential> ||
+    std::is_same_v<std::remove_cvref_t<P>, Parallel>;
+
+namespace parallel {
+
+/// The number of threads a parallel loop may use (1 without OpenMP).
+/// @return omp_get_max_threads(), or 1
+inline int max_threads() noexcept {
+#if defined(STRATA_USE_OPENMP)
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+/// Splits [0, n) into fixed chunks of `chunk` elements (the last one smaller) and calls
+/// `f(begin, end)` once per chunk; under Parallel, chunks run on OpenMP threads.
+///
+/// The chunks do not depend on the thread count, so work that is a pure function of its chunk
+/// gives the same results however many threads run it.
+/// @param policy seq or par
+/// @param n the range length
+/// @param chunk the chunk length, >= 1
+/// @param f called as `f(index_t begin, index_t end)`
+template <ExecutionPolicy P, class F>
+void for_each_chunk(const P& policy, index_t n, index_t chunk, F&& f) {
+  if (n <= 0) {
+    return;
+  }
+  chunk = std::max<index_t>(chunk, 1);
+  const index_t chunks = (n + chunk - 1) / chunk;
+  bool run_parallel = false;
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    run_parallel = chunks > 1 && n >= policy.grain && max_threads() > 1;
+  }
+  if (!run_parallel) {
+    for (index_t c = 0; c < chunks; ++c) {
+      f(c * chunk, std::min(n, (c + 1) * chunk));
+    }
+    return;
+  }
+#if defined(STRATA_USE_OPENMP)
+#pragma omp parallel for schedule(static)
+  for (index_t c = 0; c < chunks; ++c) {
+    f(c * chunk, std::min(n, (c + 1) * chunk));
+  }
+#endif
+}
+
+/// Calls `f(begin, end)` on contiguous parts of [0, n), one per thread under Parallel (when n is
+/// at least the grain), or once for the whole range. For work whose result does not depend on
+/// how the range is split (copies, element-wise maps).
+/// @param policy seq or par
+/// @param n the range length
+/// @param f called as `f(index_t begin, index_t end)`
+template <ExecutionPolicy P, class F>
+void for_each_part(const P& policy, index_t n, F&& f) {
+  if (n <= 0) {
+    return;
+  }
+  index_t parts = 1;
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    if (n >= policy.grain) {
+      parts = std::min<index_t>(max_threads(), (n + policy.grain - 1) / policy.grain);
+    }
+  }
+  if (parts <= 1) {
+    f(index_t{0}, n);
+    return;
+  }
+#if defined(STRATA_USE_OPENMP)
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(parts))
+  for (index_t part = 0; part < parts; ++part) {
+    f(n * part / parts, n * (part + 1) / parts);
+  }
+#endif
+}
+
+/// Reduces [0, n) deterministically: each fixed chunk is reduced by `chunk_result(begin, end)`,
+/// and the chunk results are combined in chunk order, so the bits do not depend on the
+/// thread count.
+/// @param policy seq or par
+/// @param n the range length
+/// @param chunk the chunk length, >= 1
+/// @param init the identity of @p combine
+/// @param chunk_result `R(index_t begin, index_t end)`
+/// @param combine `R(R, R)`
+/// @return the combined result (`init` for an empty range)
+template <ExecutionPolicy P, class R, class ChunkResult, class Combine>
+R reduce_chunks(const P& policy, index_t n, index_t chunk, R init, ChunkResult&& chunk_result,
+                Combine&& combine) {
+  if (n <= 0) {
+    return init;
+  }
+  chunk = std::max<index_t>(chunk, 1);
+  const index_t chunks = (n + chunk - 1) / chunk;
+  std::vector<R> partial(static_cast<std::size_t>(chunks), init);
+  for_each_chunk(policy, n, chunk, [&](index_t begin, index_t end) {
+    partial[static_cast<std::size_t>(begin / chunk)] = chunk_result(begin, end);
+  });
+  R result = init;
+  for (const R& r : partial) {
+    result = combine(result, r);
+  }
+  return result;
+}
+
+}  // namespace parallel
+}  // namespace strata

@@ -1,0 +1,359 @@
+/// Algorithms on tensors: map, zip_with (broadcasting), reductions along axes, for_each,
+/// transform, allclose. Parallel with seq / par; reductions are deterministic.
+#pragma once
+
+#include "strata/core/error.hpp"
+#include "strata/layout/odometer.hpp"
+#include "strata/layout/reduce_jointly.hpp"
+#include "strata/parallel/policy.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <type_traits>
+
+namespace strata {
+
+namespace detail {
+
+/// Reads through a buffer: the raw array when there is one.
+template <class T>
+struct Reader {
+  const T* data;
+  const AnyBuffer<T>* buffer;
+  explicit Reader(const AnyBuffer<T>& b) : data(b.data()), buffer(&b) {}
+  T operator()(index_t address) const {
+    return data != nullptr ? data[address] : buffer->read(address);
+  }
+  /// Whether reads may run on several threads (raw arrays; user buffers need not be thread-safe).
+  [[nodiscard]] bool concurrent() const { return data != nullptr; }
+};
+
+}  // namespace detail
+
+/// A new dense tensor with `f(x)` for every element x, in the same shape.
+/// @param t the input
+/// @param f the function, `U f(T)`
+/// @param policy seq or par
+/// @return the mapped tensor
+template <class T, class F, ExecutionPolicy P = Parallel>
+auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
+  using U = std::remove_cvref_t<std::invoke_result_t<F&, T>>;
+  Tensor<U> out(t.shape());
+  U* dst = out.buffer().data();
+  const detail::Reader<T> read(t.buffer());
+  const Dimensions r = t.dims().reduced();
+  const auto body = [&](index_t begin, index_t end) {
+    index_t i = begin;
+    detail::walk_rows<1>(
+        {&r}, begin, end,
+        [&](const std::array<index_t, 1>& at, const std::array<index_t, 1>& stride, index_t count) {
+          for (index_t k = 0; k < count; ++k) {
+            dst[i++] = f(read(at[0] + k * stride[0]));
+          }
+        });
+  };
+  if (read.concurrent()) {
+    parallel::for_each_part(policy, r.size(), body);
+  } else {
+    body(0, r.size());
+  }
+  return out;
+}
+
+/// A new dense tensor with `f(a, b)` element-wise, `a` and `b` broadcast against each other
+/// with NumPy's rules.
+/// @param a, b the inputs
+/// @param f the function, `V f(T, U)`
+/// @param policy seq or par
+/// @return the result, of the broadcast shape
+/// @throws BroadcastError when the shapes do not broadcast
+template <class T, class U, class F, ExecutionPolicy P = Parallel>
+auto zip_with(const Tensor<T>& a, const Tensor<U>& b, F&& f, const P& policy = P{}) {
+  using V = std::remove_cvref_t<std::invoke_result_t<F&, T, U>>;
+  const Index shape = broadcast_shapes(a.shape(), b.shape(), "zip_with");
+  Tensor<V> out(shape);
+  const Dimensions od = out.dims();
+  const Dimensions ad = a.dims().broadcast(shape);
+  const Dimensions bd = b.dims().broadcast(shape);
+  V* dst = out.buffer().data();
+  const detail::Reader<T> ra(a.buffer());
+  const detail::Reader<U> rb(b.buffer());
+  const auto body = [&](index_t begin, index_t end) {
+    detail::walk_rows<3>(
+        {&od, &ad, &bd}, begin, end,
+        [&](const std::array<index_t, 3>& at, const std::array<index_t, 3>& stride, index_t count) {
+          for (index_t k = 0; k < count; ++k) {
+            dst[at[0] + k * stride[0]] = f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2]));
+          }
+        });
+  };
+  if (ra.concurrent() && rb.concurrent()) {
+    parallel::for_each_part(policy, od.size(), body);
+  } else {
+    body(0, od.size());
+  }
+  return out;
+}
+
+/// Reduces along the given axes with a binary operation, as `np.add.reduce(t, axis=axes)`.
+///
+/// Each output element combines its inputs in one fixed order, and parallel work is split over
+/// output elements (or, for a reduction to one value, over fixed chunks combined in order), so
+/// the result has the same bits for any thread count. `std::plus<T>` on a contiguous axis keeps
+/// 8 partial sums (a fixed pattern) so the loop vectorises.
+/// @param t the input
+/// @param axes the axes to reduce (negative counts from the end); empty reduces nothing
+/// @param init the identity of @p op (0 for +, 1 for *, +inf for min...)
+/// @param op `T op(T, T)`, associative
+/// @param keepdims keep reduced axes with extent 1, as NumPy's keepdims
+/// @param policy seq or par
+/// @return the reduced tensor
+/// @throws IndexError when an axis does not exist; ShapeError when one is named twice
+template <class T, class Op, ExecutionPolicy P = Parallel>
+Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdims = false,
+                 const P& policy = P{}) {
+  const int rank = t.rank();
+  std::vector<bool> reduced(static_cast<std::size_t>(rank), false);
+  for (const index_t axis : axes) {
+    if (axis < -rank || axis >= rank) {
+      detail::fail<IndexError>("reduce", "axis ", axis, " does not exist (rank ", rank, ", shape ",
+                               to_string(t.shape()), ")");
+    }
+    const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+    if (reduced[k]) {
+      detail::fail<ShapeError>("reduce", "axes ", to_string(axes), " name axis ", k, " twice");
+    }
+    reduced[k] = true;
+  }
+  const Index in_shape = t.shape();
+  Index kept_shape = in_shape;
+  for (std::size_t k = 0; k < kept_shape.size(); ++k) {
+    if (reduced[k]) {
+      kept_shape[k] = 1;
+    }
+  }
+  Tensor<T> out(kept_shape);
+  T* dst = out.buffer().data();
+  std::fill_n(dst, out.size(), init);
+  const detail::Reader<T> read(t.buffer());
+  // The output seen with the input's shape: stride 0 along reduced axes.
+  const auto [in, acc] = reduce_jointly(t.dims(), out.dims().broadcast(in_shape));
+
+  const auto rows = [&](const Dimensions& i, const Dimensions& o, index_t begin, index_t end) {
+    detail::walk_rows<2>(
+        {&o, &i}, begin, end,
+        [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
+          T* target = dst + at[0];
+          if (stride[0] == 0) {
+            T value = *target;
+            if constexpr (std::is_same_v<Op, std::plus<T>> && std::is_arithmetic_v<T>) {
+              if (stride[1] == 1 && read.concurrent() && count >= 16) {
+                const T* src = read.data + at[1];
+                std::array<T, 8> lanes{};
+                index_t k = 0;
+                for (; k + 8 <= count; k += 8) {
+                  for (std::size_t l = 0; l < 8; ++l) {
+                    lanes[l] += src[k + static_cast<index_t>(l)];
+                  }
+                }
+                T tail{};
+                for (; k < count; ++k) {
+                  tail += src[k];
+                }
+                value += ((lanes[0] + lanes[1]) + (lanes[2] + lanes[3])) +
+                         ((lanes[4] + lanes[5]) + (lanes[6] + lanes[7])) + tail;
+                *target = value;
+                return;
+              }
+            }
+            for (index_t k = 0; k < count; ++k) {
+              value = op(value, read(at[1] + k * stride[1]));
+            }
+            *target = value;
+          } else {
+            for (index_t k = 0; k < count; ++k) {
+              T& slot = target[k * stride[0]];
+              slot = op(slot, read(at[1] + k * stride[1]));
+            }
+          }
+        });
+  };
+
+  // Split over an axis that is kept (output stride != 0), so threads own disjoint outputs.
+  std::ptrdiff_t split = -1;
+  for (std::size_t k = 0; k < acc.axes().size(); ++k) {
+    if (acc.axes()[k].stride != 0 &&
+        (split < 0 || acc.axes()[k].extent > acc.axes()[static_cast<std::size_t>(split)].extent)) {
+      split = static_cast<std::ptrdiff_t>(k);
+    }
+  }
+  if (split >= 0 && read.concurrent()) {
+    const auto k = static_cast<std::size_t>(split);
+    const index_t extent = acc.axes()[k].extent;
+    const auto part = [&](index_t b, index_t e) {
+      std::vector<Selector> sel(k, Selector(all));
+      sel.emplace_back(Range{b, e});
+      const Dimensions i = in.select(sel);
+      const Dimensions o = acc.select(sel);
+      rows(i, o, 0, i.size());
+    };
+    if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+      // The grain counts input elements; one slice of the split axis holds in.size() / extent.
+      const index_t per_slice = std::max<index_t>(in.size() / std::max<index_t>(extent, 1), 1);
+      parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_slice)}, extent,
+                              part);
+    } else {
+      part(0, extent);
+    }
+  } else if (split < 0 && in.size() > 0) {
+    // One output: fixed chunks reduced independently, combined in chunk order.
+    const index_t chunk = index_t{1} << 16;
+    const auto chunk_sum = [&](index_t b, index_t e) {
+      T local = init;
+      detail::walk_rows<1>({&in}, b, e,
+                           [&](const std::array<index_t, 1>& at,
+                               const std::array<index_t, 1>& stride, index_t count) {
+                             for (index_t k = 0; k < count; ++k) {
+                               local = op(local, read(at[0] + k * stride[0]));
+                             }
+                           });
+      return local;
+    };
+    dst[0] = read.concurrent()
+                 ? parallel::reduce_chunks(policy, in.size(), chunk, init, chunk_sum, op)
+                 : parallel::reduce_chunks(seq, in.size(), chunk, init, chunk_sum, op);
+  } else {
+    rows(in, acc, 0, in.size());
+  }
+  if (keepdims) {
+    return out;
+  }
+  Index squeeze_axes;
+  for (std::size_t k = 0; k < reduced.size(); ++k) {
+    if (reduced[k]) {
+      squeeze_axes.push_back(static_cast<index_t>(k));
+    }
+  }
+  return out.squeeze(squeeze_axes);
+}
+
+/// Sum along axes (`np.sum(t, axis=axes)`); see reduce().
+/// @param t the input
+/// @param axes the axes; negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the sums
+template <class T>
+Tensor<T> sum(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  return reduce(t, axes, T{0}, std::plus<T>{}, keepdims);
+}
+
+/// Product along axes (`np.prod`); see reduce().
+/// @param t the input
+/// @param axes the axes; negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the products
+template <class T>
+Tensor<T> prod(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  return reduce(t, axes, T{1}, std::multiplies<T>{}, keepdims);
+}
+
+/// Minimum along axes (`np.min`; an empty reduction gives the largest value of T); see reduce().
+/// @param t the input
+/// @param axes the axes; negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the minima
+template <class T>
+Tensor<T> min(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  const T top = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                     : std::numeric_limits<T>::max();
+  return reduce(
+      t, axes, top, [](T a, T b) { return b < a ? b : a; }, keepdims);
+}
+
+/// Maximum along axes (`np.max`; an empty reduction gives the lowest value of T); see reduce().
+/// @param t the input
+/// @param axes the axes; negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the maxima
+template <class T>
+Tensor<T> max(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  const T bottom = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
+  return reduce(
+      t, axes, bottom, [](T a, T b) { return a < b ? b : a; }, keepdims);
+}
+
+/// Whether two tensors of broadcastable shapes are equal within tolerances, as `np.allclose`:
+/// `|a - b| <= atol + rtol * |b|` everywhere (NaNs are never close).
+/// @param a, b the tensors
+/// @param rtol the relative tolerance
+/// @param atol the absolute tolerance
+/// @return true when every pair is close
+/// @throws BroadcastError when the shapes do not broadcast
+template <class T>
+bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double atol = 1e-8) {
+  const Tensor<unsigned char> close = zip_with(a, b, [rtol, atol](T x, T y) -> unsigned char {
+    const double dx = static_cast<double>(x);
+    const double dy = static_cast<double>(y);
+    return std::abs(dx - dy) <= atol + rtol * std::abs(dy) ? 1 : 0;
+  });
+  const auto values = close.to_vector();
+  return std::all_of(values.begin(), values.end(), [](unsigned char c) { return c == 1; });
+}
+
+/// Calls `f(value)` for every element in row-major order (seq), or in parallel parts (par).
+/// @param policy seq or par
+/// @param t the tensor
+/// @param f the visitor; under par it must be safe to call concurrently
+template <ExecutionPolicy P, class T, class F>
+void for_each(const P& policy, const Tensor<T>& t, F&& f) {
+  const detail::Reader<T> read(t.buffer());
+  const Dimensions r = t.dims().reduced();
+  const auto body = [&](index_t begin, index_t end) {
+    detail::walk_rows<1>(
+        {&r}, begin, end,
+        [&](const std::array<index_t, 1>& at, const std::array<index_t, 1>& stride, index_t count) {
+          for (index_t k = 0; k < count; ++k) {
+            f(read(at[0] + k * stride[0]));
+          }
+        });
+  };
+  if (read.concurrent()) {
+    parallel::for_each_part(policy, r.size(), body);
+  } else {
+    body(0, r.size());
+  }
+}
+
+/// Writes `f(x)` for every element x of @p src into the view @p dst (src broadcast to dst's
+/// shape with NumPy's rules).
+/// @param policy seq or par
+/// @param src the input
+/// @param dst the output view
+/// @param f the function
+/// @throws BroadcastError when src does not broadcast to dst; LayoutError when dst cannot be
+///         written
+template <ExecutionPolicy P, class T, class U, class F>
+void transform(const P& policy, const Tensor<T>& src, Tensor<U>& dst, F&& f) {
+  dst.assign(map(src, std::forward<F>(f), policy), policy);
+}
+
+/// Reduces every element to one value, deterministically (fixed chunks combined in order).
+/// @param policy seq or par
+/// @param t the tensor
+/// @param init the identity of @p op
+/// @param op an associative `T op(T, T)`
+/// @return the reduction
+template <ExecutionPolicy P, class T, class Op>
+T reduce(const P& policy, const Tensor<T>& t, T init, Op op) {
+  Index every(static_cast<std::size_t>(t.rank()));
+  std::iota(every.begin(), every.end(), index_t{0});
+  return reduce(t, every, init, op, false, policy).at({});
+}
+
+}  // namespace strata

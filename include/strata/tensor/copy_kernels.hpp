@@ -1,0 +1,210 @@
+/// Copy kernels: after joint reduction, memcpy, row copies, cache-blocked transposes or the
+/// odometer, in parallel above a grain size.
+#pragma once
+
+#include "strata/buffer/any_buffer.hpp"
+#include "strata/layout/dimensions.hpp"
+#include "strata/layout/odometer.hpp"
+#include "strata/layout/reduce_jointly.hpp"
+#include "strata/parallel/policy.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <ostream>
+
+namespace strata {
+
+/// The kernel a copy between two maps of one shape runs.
+enum class CopyPath {
+  memcpy,    ///< both sides are one contiguous run
+  rows,      ///< both innermost axes are contiguous: one memcpy per row
+  blocked,   ///< a transpose of the two innermost axes: cache-blocked tiles
+  odometer,  ///< anything else: the joint odometer with a strided inner loop
+  generic,   ///< a buffer without data(): element by element through the buffer interface
+};
+
+/// Prints the path's name.
+/// @param out the stream
+/// @param path the path
+/// @return @p out
+inline std::ostream& operator<<(std::ostream& out, CopyPath path) {
+  constexpr const char* names[] = {"memcpy", "rows", "blocked", "odometer", "generic"};
+  return out << names[static_cast<int>(path)];
+}
+
+/// The fastest path for copying between two contiguous buffers through maps of one shape.
+/// @param dst the destination map
+/// @param src the source map, same shape
+/// @return the path copy_buffers() takes
+/// @throws ShapeError when the shapes differ
+inline CopyPath select_copy_path(const Dimensions& dst, const Dimensions& src) {
+  const auto [d, s] = reduce_jointly(dst, src);
+  const int r = d.rank();
+  const auto ax = [](const Dimensions& m, int k) -> const Axis& {
+    return m.axes()[static_cast<std::size_t>(k)];
+  };
+  const auto unit = [](const Axis& a) { return a.is_plain() && a.stride == 1; };
+  if (d.size() <= 1 || (r == 1 && unit(ax(d, 0)) && unit(ax(s, 0)))) {
+    return CopyPath::memcpy;
+  }
+  if (unit(ax(d, r - 1)) && unit(ax(s, r - 1))) {
+    return CopyPath::rows;
+  }
+  if (r >= 2 && unit(ax(d, r - 1)) && unit(ax(s, r - 2)) && ax(d, r - 2).is_plain() &&
+      ax(s, r - 1).is_plain() && ax(d, r - 1).extent >= 8 && ax(d, r - 2).extent >= 8) {
+    return CopyPath::blocked;
+  }
+  return CopyPath::odometer;
+}
+
+namespace detail {
+
+/// The square tile of the blocked transpose: 2 tiles of 32x32 floats stay in L1.
+inline constexpr index_t transpose_tile = 32;
+
+/// dst[i * dst_row + j] = src[i + j * src_col] for i < rows, j < cols, tile by tile.
+template <class T>
+void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t rows,
+                     index_t cols, index_t row_begin, index_t row_end) {
+  for (index_t ib = row_begin; ib < row_end; ib += transpose_tile) {
+    const index_t ie = std::min(row_end, ib + transpose_tile);
+    for (index_t jb = 0; jb < cols; jb += transpose_tile) {
+      const index_t je = std::min(cols, jb + transpose_tile);
+      for (index_t i = ib; i < ie; ++i) {
+        T* out = dst + i * dst_row;
+        const T* in = src + i;
+        for (index_t j = jb; j < je; ++j) {
+          out[j] = in[j * src_col];
+        }
+      }
+    }
+  }
+  (void)rows;
+}
+
+/// The odometer path over [begin, end) of jointly reduced maps.
+template <class T>
+void copy_range(T* dst, const Dimensions& d, const T* src, const Dimensions& s, index_t begin,
+                index_t end) {
+  walk_rows<2>(
+      {&d, &s}, begin, end,
+      [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
+        T* out = dst + at[0];
+        const T* in = src + at[1];
+        if (stride[0] == 1 && stride[1] == 1) {
+          std::copy_n(in, count, out);
+        } else {
+          for (index_t t = 0; t < count; ++t) {
+            out[t * stride[0]] = in[t * stride[1]];
+          }
+        }
+      });
+}
+
+}  // namespace detail
+
+/// Copies element-wise between two contiguous arrays through maps of one shape:
+/// `dst[dst_map(g)] = src[src_map(g)]` for every global index g.
+///
+/// The maps are reduced jointly (reduce_jointly), then the path select_copy_path() names runs,
+/// or @p force when given (tests use it to compare paths). Parallel above the policy's grain.
+/// The destination map must not alias (no two indices on one address) and the arrays must not
+/// overlap; Tensor::assign checks both.
+/// @param policy seq or par
+/// @param dst the destination array
+/// @param dst_map its map
+/// @param src the source array
+/// @param src_map its map, same shape
+/// @param force a path to use instead of the fastest (it must apply; memcpy and rows need
+///        contiguous inner axes, blocked a transpose of the last two axes)
+template <class T, ExecutionPolicy P>
+void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* src,
+                 const Dimensions& src_map, std::optional<CopyPath> force = std::nullopt) {
+  const auto [d, s] = reduce_jointly(dst_map, src_map);
+  const index_t n = d.size();
+  if (n == 0) {
+    return;
+  }
+  const CopyPath path = force.value_or(select_copy_path(dst_map, src_map));
+  switch (path) {
+    case CopyPath::memcpy: {
+      T* out = dst + d.offset();
+      const T* in = src + s.offset();
+      parallel::for_each_part(policy, n, [&](index_t begin, index_t end) {
+        std::copy_n(in + begin, end - begin, out + begin);
+      });
+      return;
+    }
+    case CopyPath::blocked: {
+      const auto r = static_cast<std::size_t>(d.rank());
+      const Axis& rows = d.axes()[r - 2];
+      const Axis& cols = d.axes()[r - 1];
+      const index_t dst_row = rows.stride;
+      const index_t src_col = s.axes()[r - 1].stride;
+      const std::span<const Axis> dout = d.axes().first(r - 2);
+      const std::span<const Axis> sout = s.axes().first(r - 2);
+      const Dimensions douter = Dimensions::from_axes(dout, d.offset());
+      const Dimensions souter = Dimensions::from_axes(sout, s.offset());
+      const index_t outer = douter.size();
+      // Split the work by elements (so the grain applies), at whole rows or whole planes.
+      const index_t plane = rows.extent * cols.extent;
+      if (outer == 1) {
+        parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
+          detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, rows.extent,
+                                  cols.extent, begin / cols.extent, end / cols.extent);
+        });
+        return;
+      }
+      parallel::for_each_part(policy, outer * plane, [&](index_t begin, index_t end) {
+        detail::walk_rows<2>({&douter, &souter}, begin / plane, end / plane,
+                             [&](const std::array<index_t, 2>& at,
+                                 const std::array<index_t, 2>& stride, index_t count) {
+                               for (index_t t = 0; t < count; ++t) {
+                                 detail::transpose_tiles(dst + at[0] + t * stride[0], dst_row,
+                                                         src + at[1] + t * stride[1], src_col,
+                                                         rows.extent, cols.extent, 0, rows.extent);
+                               }
+                             });
+      });
+      return;
+    }
+    case CopyPath::rows:
+    case CopyPath::odometer:
+    case CopyPath::generic:
+      parallel::for_each_part(policy, n, [&](index_t begin, index_t end) {
+        detail::copy_range(dst, d, src, s, begin, end);
+      });
+      return;
+  }
+}
+
+/// Copies element-wise between any two buffers through maps of one shape: the fast
+/// copy_arrays() when both have data(), element by element through the buffer interface
+/// otherwise (sequentially: user buffers need not be thread-safe).
+/// @param policy seq or par
+/// @param dst the destination buffer (writable)
+/// @param dst_map its map
+/// @param src the source buffer
+/// @param src_map its map, same shape
+/// @throws LayoutError when the destination is read-only
+template <class T, ExecutionPolicy P>
+void copy_buffers(const P& policy, const AnyBuffer<T>& dst, const Dimensions& dst_map,
+                  const AnyBuffer<T>& src, const Dimensions& src_map) {
+  if (T* out = dst.data(); out != nullptr) {
+    if (const T* in = src.data(); in != nullptr) {
+      copy_arrays(policy, out, dst_map, in, src_map);
+      return;
+    }
+  }
+  const auto [d, s] = reduce_jointly(dst_map, src_map);
+  detail::walk_rows<2>(
+      {&d, &s}, 0, d.size(),
+      [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
+        for (index_t t = 0; t < count; ++t) {
+          dst.write(at[0] + t * stride[0], src.read(at[1] + t * stride[1]));
+        }
+      });
+}
+
+}  // namespace strata

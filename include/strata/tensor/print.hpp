@@ -1,0 +1,196 @@
+/// Printing tensors as NumPy does: nested brackets, aligned columns, elision when large.
+#pragma once
+
+#include "strata/tensor/tensor.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace strata {
+
+/// How tensors print (NumPy's `np.set_printoptions` names).
+struct PrintOptions {
+  index_t threshold = 1000;  ///< above this many elements, print only the edges
+  index_t edgeitems = 3;     ///< elements kept at each edge of an elided axis
+  int precision = 8;         ///< at most this many fractional digits for floating point
+};
+
+namespace detail {
+
+/// Formats floating-point values as NumPy's default: shortest digits up to the precision,
+/// a trailing '.' for integral values, fractions padded so the points line up.
+template <class T>
+std::vector<std::string> format_floats(const std::vector<T>& values, int precision) {
+  bool scientific = false;
+  for (const T v : values) {
+    const double a = std::abs(static_cast<double>(v));
+    if (std::isfinite(a) && a != 0 && (a >= 1e16 || a < 1e-4)) {
+      scientific = true;
+    }
+  }
+  std::vector<std::string> whole(values.size());
+  std::vector<std::string> fraction(values.size());
+  std::size_t fraction_width = 0;
+  std::size_t whole_width = 0;
+  char text[64];
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double v = static_cast<double>(values[i]);
+    if (std::isnan(v)) {
+      whole[i] = "nan";
+    } else if (std::isinf(v)) {
+      whole[i] = v < 0 ? "-inf" : "inf";
+    } else if (scientific) {
+      std::snprintf(text, sizeof text, "%.*e", precision, v);
+      std::string s = text;
+      const auto e = s.find('e');
+      std::string mantissa = s.substr(0, e);
+      while (mantissa.back() == '0') {
+        mantissa.pop_back();
+      }
+      whole[i] = mantissa + s.substr(e);
+    } else {
+      std::snprintf(text, sizeof text, "%.*f", precision, v);
+      std::string s = text;
+      while (s.back() == '0') {
+        s.pop_back();
+      }
+      const auto dot = s.find('.');
+      whole[i] = s.substr(0, dot + 1);
+      fraction[i] = s.substr(dot + 1);
+      fraction_width = std::max(fraction_width, fraction[i].size());
+    }
+    whole_width = std::max(whole_width, whole[i].size());
+  }
+  std::vector<std::string> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    std::string padded_fraction = fraction[i];
+    if (!scientific && whole[i].back() == '.') {
+      padded_fraction.resize(fraction_width, ' ');
+    }
+    out[i] = std::string(whole_width - whole[i].size(), ' ') + whole[i] + padded_fraction;
+  }
+  return out;
+}
+
+template <class T>
+std::vector<std::string> format_values(const std::vector<T>& values, int precision) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return format_floats(values, precision);
+  } else {
+    std::vector<std::string> out;
+    std::size_t width = 0;
+    for (const T v : values) {
+      std::ostringstream s;
+      if constexpr (std::is_integral_v<T>) {
+        s << static_cast<long long>(v);
+      } else {
+        s << v;
+      }
+      out.push_back(s.str());
+      width = std::max(width, out.back().size());
+    }
+    for (auto& s : out) {
+      s.insert(0, width - s.size(), ' ');
+    }
+    return out;
+  }
+}
+
+/// The indices shown along an axis: all, or the edges with a gap marker (-1).
+inline std::vector<index_t> shown(index_t extent, bool elide, index_t edge) {
+  std::vector<index_t> out;
+  if (!elide || extent <= 2 * edge) {
+    for (index_t i = 0; i < extent; ++i) {
+      out.push_back(i);
+    }
+    return out;
+  }
+  for (index_t i = 0; i < edge; ++i) {
+    out.push_back(i);
+  }
+  out.push_back(-1);
+  for (index_t i = extent - edge; i < extent; ++i) {
+    out.push_back(i);
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// The NumPy-style text of a tensor: `[[0 1]\n [2 3]]`, with `...` past the threshold.
+/// @param t the tensor
+/// @param options threshold, edge items and precision
+/// @return the text
+template <class T>
+std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
+  const Index shape = t.shape();
+  const int rank = t.rank();
+  const bool elide = t.size() > options.threshold;
+  // Collect the shown elements in order, format them together so columns align.
+  std::vector<std::vector<index_t>> axes;
+  for (int k = 0; k < rank; ++k) {
+    axes.push_back(detail::shown(shape[static_cast<std::size_t>(k)], elide, options.edgeitems));
+  }
+  std::vector<T> values;
+  Index g(static_cast<std::size_t>(rank));
+  const auto collect = [&](auto&& self, int depth) -> void {
+    if (depth == rank) {
+      values.push_back(t.at(g));
+      return;
+    }
+    for (const index_t i : axes[static_cast<std::size_t>(depth)]) {
+      if (i >= 0) {
+        g[static_cast<std::size_t>(depth)] = i;
+        self(self, depth + 1);
+      }
+    }
+  };
+  collect(collect, 0);
+  const std::vector<std::string> texts = detail::format_values(values, options.precision);
+  std::size_t next = 0;
+  std::string out;
+  const auto emit = [&](auto&& self, int depth) -> void {
+    if (depth == rank) {
+      out += texts[next++];
+      return;
+    }
+    out += '[';
+    bool first = true;
+    for (const index_t i : axes[static_cast<std::size_t>(depth)]) {
+      if (!first) {
+        if (depth == rank - 1) {
+          out += ' ';
+        } else {
+          out += std::string(static_cast<std::size_t>(rank - depth - 1), '\n');
+          out += std::string(static_cast<std::size_t>(depth + 1), ' ');
+        }
+      }
+      first = false;
+      if (i < 0) {
+        out += "...";
+        continue;
+      }
+      self(self, depth + 1);
+    }
+    out += ']';
+  };
+  emit(emit, 0);
+  return out;
+}
+
+/// Prints a tensor as to_string() does.
+/// @param out the stream
+/// @param t the tensor
+/// @return @p out
+template <class T>
+std::ostream& operator<<(std::ostream& out, const Tensor<T>& t) {
+  return out << to_string(t);
+}
+
+}  // namespace strata

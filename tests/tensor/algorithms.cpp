@@ -1,0 +1,87 @@
+// Tests for strata/tensor/algorithms.hpp: map, zip_with, reductions, for_each, transform.
+#include "strata/tensor/algorithms.hpp"
+
+#include "strata/tensor/generators.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cstring>
+
+using Catch::Matchers::Contains;
+using strata::Index;
+using strata::index_t;
+using strata::Tensor;
+
+TEST_CASE("map and zip_with build new dense tensors", "[tensor]") {
+  const Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
+  CHECK(strata::map(t, [](int x) { return x * 2; }).to_vector() ==
+        std::vector<int>{0, 2, 4, 6, 8, 10});
+  CHECK(strata::map(t.transpose(), [](int x) { return x + 0.5; }).to_vector() ==
+        std::vector<double>{0.5, 3.5, 1.5, 4.5, 2.5, 5.5});
+  const auto sum = strata::zip_with(t, Tensor<int>{10, 20}.unsqueeze(1), std::plus<>{});
+  CHECK(sum.shape() == Index{2, 3});
+  CHECK(sum.to_vector() == std::vector<int>{10, 11, 12, 23, 24, 25});
+  const auto outer = strata::zip_with(Tensor<int>{1, 2}.unsqueeze(1), Tensor<int>{1, 10, 100},
+                                      std::multiplies<>{});
+  CHECK(outer.to_vector() == std::vector<int>{1, 10, 100, 2, 20, 200});
+  CHECK_THROWS_AS(strata::zip_with(t, Tensor<int>{1, 2}, std::plus<>{}), strata::BroadcastError);
+  CHECK_THROWS_WITH(strata::zip_with(t, Tensor<int>{1, 2}, std::plus<>{}),
+                    Contains("zip_with: ") && Contains("[2 3]") && Contains("[2]"));
+}
+
+TEST_CASE("reductions follow NumPy along any axes", "[tensor]") {
+  const Tensor<int> t{{{0, 1, 2}, {3, 4, 5}}, {{6, 7, 8}, {9, 10, 11}}};  // 2x2x3
+  CHECK(strata::sum(t, {0}).to_vector() == std::vector<int>{6, 8, 10, 12, 14, 16});
+  CHECK(strata::sum(t, {-1}).to_vector() == std::vector<int>{3, 12, 21, 30});
+  CHECK(strata::sum(t, {0, 2}).to_vector() == std::vector<int>{24, 42});
+  CHECK(strata::sum(t, {0, 1, 2}).at({}) == 66);
+  CHECK(strata::sum(t, {1}, true).shape() == Index{2, 1, 3});
+  CHECK(strata::sum(t, {}).to_vector() == t.to_vector());
+  CHECK(strata::prod(Tensor<int>{{1, 2}, {3, 4}}, {1}).to_vector() == std::vector<int>{2, 12});
+  CHECK(strata::min(t.reverse(), {0, 1}).to_vector() == std::vector<int>{2, 1, 0});
+  CHECK(strata::max(t, {2}).to_vector() == std::vector<int>{2, 5, 8, 11});
+  CHECK(strata::sum(Tensor<int>(Index{0, 3}), {0}).to_vector() == std::vector<int>{0, 0, 0});
+  CHECK(strata::reduce(strata::seq, t, 0, std::plus<>{}) == 66);
+  SECTION("bad axes") {
+    CHECK_THROWS_AS(strata::sum(t, {3}), strata::IndexError);
+    CHECK_THROWS_WITH(strata::sum(t, {3}), Contains("reduce: axis 3"));
+    CHECK_THROWS_AS(strata::sum(t, {1, -2}), strata::ShapeError);
+  }
+}
+
+TEST_CASE("parallel reductions give the same bits as sequential ones", "[tensor][property]") {
+  const auto data = strata::random<float>({300, 257}, 9).copy();
+  for (const auto& axes : {Index{0}, Index{1}, Index{0, 1}}) {
+    const auto s = strata::reduce(data, axes, 0.0F, std::plus<float>{}, false, strata::seq);
+    const auto p =
+        strata::reduce(data, axes, 0.0F, std::plus<float>{}, false, strata::Parallel{64});
+    const auto sv = s.to_vector();
+    const auto pv = p.to_vector();
+    REQUIRE(sv.size() == pv.size());
+    CHECK(std::memcmp(sv.data(), pv.data(), sv.size() * sizeof(float)) == 0);
+  }
+  // And the sums are right (to float rounding) against a double-precision loop.
+  const auto col = strata::sum(data, {0}).to_vector();
+  for (index_t j = 0; j < 257; j += 64) {
+    double total = 0;
+    for (index_t i = 0; i < 300; ++i) {
+      total += data(i, j);
+    }
+    CHECK(col[static_cast<std::size_t>(j)] == Approx(total).epsilon(1e-5));
+  }
+}
+
+TEST_CASE("for_each, transform and allclose", "[tensor]") {
+  const Tensor<int> t{{1, 2}, {3, 4}};
+  std::atomic<int> total{0};
+  strata::for_each(strata::par, t.transpose(), [&](int x) { total += x; });
+  CHECK(total == 10);
+  Tensor<double> out(Index{2, 2});
+  strata::transform(strata::seq, t, out, [](int x) { return x / 2.0; });
+  CHECK(out.to_vector() == std::vector<double>{0.5, 1.0, 1.5, 2.0});
+  CHECK(strata::allclose(out, Tensor<double>{{0.5, 1.0}, {1.5, 2.0 + 1e-9}}));
+  CHECK_FALSE(strata::allclose(out, Tensor<double>{{0.5, 1.0}, {1.5, 2.1}}));
+  CHECK(strata::allclose(
+            out, Tensor<double>{{0.5, 1.0}, {1.5, 2.0}}.select({0}).broadcast({2, 2})) == false);
+}

@@ -1,0 +1,32 @@
+// Tests for strata/tensor/print.hpp: NumPy's printed forms.
+#include "strata/tensor/print.hpp"
+
+#include "strata/tensor/generators.hpp"
+
+#include <catch2/catch.hpp>
+
+using strata::Tensor;
+using strata::to_string;
+
+TEST_CASE("tensors print as NumPy prints them", "[tensor]") {
+  CHECK(to_string(Tensor<int>{{0, 1}, {2, 3}}) == "[[0 1]\n [2 3]]");
+  CHECK(to_string(Tensor<int>{1, -20, 300}) == "[  1 -20 300]");
+  CHECK(to_string(Tensor<double>{0.5, 1, 2}) == "[0.5 1.  2. ]");
+  CHECK(to_string(Tensor<double>{1e-5, 1}) == "[1.e-05 1.e+00]");
+  CHECK(to_string(Tensor<float>{{0, 1, 2}, {3, 4, 5}}) == "[[0. 1. 2.]\n [3. 4. 5.]]");
+  CHECK(to_string(Tensor<int>{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}}) ==
+        "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]");
+  CHECK(to_string(Tensor<int>()) == "0");
+  CHECK(to_string(Tensor<int>(strata::Index{0})) == "[]");
+  SECTION("large tensors are elided like NumPy's summary") {
+    CHECK(to_string(strata::iota<int>({2000})) == "[   0    1    2 ... 1997 1998 1999]");
+    CHECK(to_string(strata::iota<int>({40, 40}).select({strata::Range{0, 30}})) ==
+          "[[   0    1    2 ...   37   38   39]\n"
+          " [  40   41   42 ...   77   78   79]\n"
+          " [  80   81   82 ...  117  118  119]\n"
+          " ...\n"
+          " [1080 1081 1082 ... 1117 1118 1119]\n"
+          " [1120 1121 1122 ... 1157 1158 1159]\n"
+          " [1160 1161 1162 ... 1197 1198 1199]]");
+  }
+}

@@ -2,6 +2,7 @@
 #include "strata/core/error.hpp"
 #include "strata/layout/dimensions.hpp"
 
+#include "layout/chain_steps.hpp"
 #include "layout/view_helpers.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,43 +19,7 @@ using strata::index_t;
 
 namespace {
 
-Index read_indices(std::istringstream& in) {
-  Index out;
-  index_t v = 0;
-  while (in >> v) {
-    out.push_back(v);
-  }
-  return out;
-}
-
-std::optional<index_t> bound(const std::string& text) {
-  if (text == "_") {
-    return std::nullopt;
-  }
-  return std::stoll(text);
-}
-
-strata::Selector parse_selector(const std::string& token) {
-  if (token == "all") {
-    return strata::all;
-  }
-  if (token[0] == 'i') {
-    return std::stoll(token.substr(1));
-  }
-  if (token[0] == 'r') {
-    const auto c1 = token.find(':');
-    const auto c2 = token.find(':', c1 + 1);
-    return strata::Range{bound(token.substr(1, c1 - 1)), bound(token.substr(c1 + 1, c2 - c1 - 1)),
-                         std::stoll(token.substr(c2 + 1))};
-  }
-  std::vector<index_t> entries;
-  std::istringstream list(token.substr(1));
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    entries.push_back(std::stoll(item));
-  }
-  return entries;
-}
+using strata::test::read_indices;
 
 /// A view over a buffer: what NumPy's array is in the replay.
 struct View {
@@ -106,26 +71,7 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
       view.dims = Dimensions(shape);
       view.buffer.resize(static_cast<std::size_t>(view.dims.size()));
       std::iota(view.buffer.begin(), view.buffer.end(), index_t{0});
-    } else if (op == "select") {
-      std::vector<strata::Selector> sels;
-      std::string token;
-      while (in >> token) {
-        sels.push_back(parse_selector(token));
-      }
-      view.dims = view.dims.select(sels);
-    } else if (op == "transpose") {
-      view.dims = view.dims.transpose(read_indices(in));
-    } else if (op == "broadcast") {
-      view.dims = view.dims.broadcast(read_indices(in));
-    } else if (op == "roll") {
-      const Index args = read_indices(in);
-      view.dims = view.dims.rotate(args[0], args[1]);
-    } else if (op == "flip") {
-      view.dims = view.dims.reverse(read_indices(in));
-    } else if (op == "squeeze") {
-      view.dims = view.dims.squeeze(read_indices(in));
-    } else if (op == "unsqueeze") {
-      view.dims = view.dims.unsqueeze(read_indices(in)[0]);
+    } else if (strata::test::apply_view_step(view.dims, op, in)) {
     } else if (op == "reshape") {
       const Index shape = read_indices(in);
       ++reshapes;

@@ -1,6 +1,8 @@
 // The strata tour: a guided, printed walk through every capability, one section each.
 #include "strata/strata.hpp"
 
+#include <deque>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -96,12 +98,99 @@ void dimensions() {
   }
 }
 
+void tensors() {
+  section("tensor: Tensor<T> over dense storage, views, copies and reductions");
+  using strata::all;
+  using strata::Range;
+  using strata::Tensor;
+  Tensor<float> t{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+  std::cout << "t =\n" << t << "\n";
+  // Views share the buffer: writing through one changes t.
+  Tensor<float> col = t.select({all, 1});
+  col.assign(Tensor<float>{-1});
+  std::cout << "after t[:, 1] = -1:\n" << t << "\n";
+  std::cout << "t[::-1, 1:3].T =\n"
+            << t.select({Range{{}, {}, -1}, Range{1, 3}}).transpose() << "\n";
+  // copy() is dense and row-major, through the fastest kernel for the pair of maps.
+  // copy() and assign() pick the fastest kernel for the pair of maps after joint reduction.
+  const strata::Dimensions image{1024, 1024};
+  std::cout << "copy kernels: contiguous -> " << strata::select_copy_path(image, image)
+            << ", crop -> "
+            << strata::select_copy_path(strata::Dimensions{512, 512},
+                                        image.select({Range{0, 512}, Range{0, 512}}))
+            << ", transpose -> " << strata::select_copy_path(image, image.transpose())
+            << ", roll -> " << strata::select_copy_path(image, image.rotate({1, 1})) << "\n";
+  std::cout << "sum over axis 0: " << strata::sum(t, {0})
+            << ", max over axis 1: " << strata::max(t, {1}) << "\n";
+  std::cout << "t + [[100] [200] [300]] =\n"
+            << strata::zip_with(t, Tensor<float>{100, 200, 300}.unsqueeze(1), std::plus<>{})
+            << "\n";
+  // Wrapping memory the caller owns: no copy.
+  std::vector<double> mine{1, 2, 3, 4, 5, 6};
+  auto wrapped = Tensor<double>::wrap(mine.data(), {2, 3});
+  wrapped.select({1}).fill(0);
+  std::cout << "caller memory after filling row 1 of the wrapping tensor: "
+            << strata::to_string(Tensor<double>::wrap(mine.data(), {6})) << "\n";
+  try {
+    t.broadcast({2, 3, 4}).fill(0);
+  } catch (const strata::LayoutError& e) {
+    std::cout << "LayoutError: " << e.what() << "\n";
+  }
+}
+
+/// A buffer of the user's own: any type with size(), read() and (for writing) write().
+struct DequeBuffer {
+  using value_type = double;
+  std::deque<double> values;
+  [[nodiscard]] strata::index_t size() const { return static_cast<strata::index_t>(values.size()); }
+  [[nodiscard]] double read(strata::index_t i) const { return values[static_cast<std::size_t>(i)]; }
+  void write(strata::index_t i, double v) { values[static_cast<std::size_t>(i)] = v; }
+};
+
+void storage() {
+  section("buffer: generated, sparse and user-defined storage");
+  // Generators are computed from the address, never stored; every view agrees.
+  const auto noise = strata::random<double>({2, 3}, 42);
+  std::cout << "random({2, 3}, seed 42) =\n"
+            << noise << "\nits transpose =\n"
+            << noise.transpose() << "\n";
+  std::cout << "iota({2, 4}) rolled by 1 =\n" << strata::iota<int>({2, 4}).rotate(1, 1) << "\n";
+  std::cout << "zeros<double>({1000000000}) allocates nothing: size "
+            << strata::zeros<double>({1'000'000'000}).size() << "\n";
+  // Sparse: only what differs from the fill value is stored.
+  auto s = strata::sparse<double>({1000, 1000});
+  s(3, 4) = 2.5;
+  s(999, 0) = -1;
+  std::cout << "a 1000x1000 sparse tensor stores "
+            << s.buffer().get<strata::SparseBuffer<double>>()->nnz() << " values; "
+            << "its transpose reads them at";
+  for (const auto& [g, v] : strata::nonzeros(s.transpose())) {
+    std::cout << " " << strata::to_string(g) << "=" << v;
+  }
+  std::cout << "\n";
+  // A user-defined buffer plugs in through AnyBuffer; every Tensor operation works on it.
+  strata::Tensor<double> d(strata::AnyBuffer<double>(DequeBuffer{std::deque<double>(6, 1.5)}),
+                           strata::Dimensions{2, 3});
+  d(1, 2) = 4;
+  std::cout << "a Tensor over a std::deque:\n"
+            << d << "\nsum over axis 1: " << strata::sum(d, {1}) << "\n";
+  // Reductions give the same bits for any thread count.
+  const auto big = strata::random<float>({512, 512}, 7).copy();
+  const float a = strata::reduce(strata::seq, big, 0.0F, std::plus<float>{});
+  const float b = strata::reduce(strata::par, big, 0.0F, std::plus<float>{});
+  std::cout << "sum of 512x512 random floats: seq " << a << ", par ("
+            << strata::parallel::max_threads() << " threads) " << b
+            << (a == b ? ": identical bits" : ": DIFFERENT") << "\n";
+}
+
 }  // namespace
 
 int main() {
   std::cout << "strata tour\n";
   core();
   dimensions();
+  tensors();
+  storage();
   std::cout << "\nend of tour\n";
   return 0;
 }

@@ -75,8 +75,12 @@ class ElementRef {
   /// @param other the element to read
   /// @return this reference
   ElementRef& operator=(const ElementRef& other) { return *this = static_cast<T>(other); }
-  ElementRef(const ElementRef&) = default;
-  ElementRef(ElementRef&&) noexcept = default;
+  /// Refers to the same element as @p other.
+  /// @param other a reference
+  ElementRef(const ElementRef& other) = default;
+  /// Refers to the same element as @p other.
+  /// @param other a reference
+  ElementRef(ElementRef&& other) noexcept = default;
   ElementRef& operator=(ElementRef&&) = delete;
   ~ElementRef() = default;
 

@@ -30,6 +30,30 @@ TEST_CASE("map and zip_with build new dense tensors", "[tensor]") {
                     Contains("zip_with: ") && Contains("[2 3]") && Contains("[2]"));
 }
 
+TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
+  Tensor<int> out(Index{2, 3});
+  const Tensor<int> a{{0, 1, 2}, {3, 4, 5}};
+  strata::zip_with_into(out, a, Tensor<int>{10, 20, 30}, std::plus<>{});
+  CHECK(out.to_vector() == std::vector<int>{10, 21, 32, 13, 24, 35});
+  auto column = out.select({strata::all, 0});
+  strata::zip_with_into(column, Tensor<int>{1, 2}, Tensor<int>{100}, std::multiplies<>{});
+  CHECK(out.to_vector() == std::vector<int>{100, 21, 32, 200, 24, 35});
+  const auto before = out.to_vector();
+  CHECK_THROWS_AS(strata::zip_with_into(out, a, Tensor<int>(Index{2, 2}), std::plus<>{}),
+                  strata::BroadcastError);
+  CHECK_THROWS_WITH(strata::zip_with_into(out, a, Tensor<int>(Index{2, 2}), std::plus<>{}),
+                    Contains("zip_with: ") && Contains("[2 2]"));
+  SECTION("an output that overlaps an input reads the input first") {
+    Tensor<int> v{1, 2, 3, 4};
+    auto head = v.select({strata::Range{1}});
+    strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>{10}, std::plus<>{});
+    CHECK(v.to_vector() == std::vector<int>{1, 11, 12, 13});
+  }
+  auto aliased = out.select({0}).broadcast({2, 3});
+  CHECK_THROWS_AS(strata::zip_with_into(aliased, a, a, std::plus<>{}), strata::LayoutError);
+  CHECK(out.to_vector() == before);
+}
+
 TEST_CASE("reductions follow NumPy along any axes", "[tensor]") {
   const Tensor<int> t{{{0, 1, 2}, {3, 4, 5}}, {{6, 7, 8}, {9, 10, 11}}};  // 2x2x3
   CHECK(strata::sum(t, {0}).to_vector() == std::vector<int>{6, 8, 10, 12, 14, 16});

@@ -99,6 +99,21 @@ TEST_CASE("every copy path equals the naive loop on random views", "[tensor][pro
   CHECK(hits[3] > 0);
 }
 
+TEST_CASE("the blocked transpose of 8-byte elements takes the scalar tiles", "[tensor]") {
+  const Dimensions src = Dimensions{37, 70}.transpose();
+  const Dimensions dst{70, 37};
+  std::vector<double> source(static_cast<std::size_t>(src.size()));
+  std::iota(source.begin(), source.end(), 0.0);
+  std::vector<double> out(source.size(), -1.0);
+  strata::copy_arrays(strata::seq, out.data(), dst, source.data(), src, CopyPath::blocked);
+  for (index_t i = 0; i < 70; ++i) {
+    for (index_t j = 0; j < 37; ++j) {
+      REQUIRE(out[static_cast<std::size_t>(i * 37 + j)] ==
+              source[static_cast<std::size_t>(j * 70 + i)]);
+    }
+  }
+}
+
 TEST_CASE("the blocked transpose equals the naive loop on ragged tile edges",
           "[tensor][property]") {
   for (const index_t rows : {8, 31, 33, 70}) {

@@ -120,8 +120,9 @@ void walk_addresses(const Dimensions& r, index_t begin, index_t end, F&& f) {
 /// Walks N maps of one shape together over the linear range [begin, end), row by row.
 ///
 /// Calls `row(start, stride, count)` with per-map start addresses and strides: one call per
-/// stretch of the innermost axis when that axis is plain in every map, one call per element
-/// (count 1) otherwise. The start is decomposed once; the outer axes carry like an odometer.
+/// stretch of the innermost axis when that axis is plain in every map, one per plain run
+/// between wrap points when some are rolled or tiled, one per element (count 1) when one reads
+/// an index array. The start is decomposed once; the outer axes carry like an odometer.
 /// Callers pass jointly reduced maps (reduce_jointly) to get long rows.
 template <std::size_t N, class Row>
 void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
@@ -156,6 +157,7 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
     rest = k == 0 ? 0 : rest / extent;
   }
   bool inner_plain = true;
+  bool inner_direct = true;  // no index arrays: a row splits into plain runs at the wraps
   for (std::size_t m = 0; m < N; ++m) {
     p[m].resize(r);
     contribution[m].resize(r);
@@ -170,6 +172,7 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
     }
     const Axis& inner = maps[m]->axes()[last];
     inner_plain = inner_plain && inner.is_plain();
+    inner_direct = inner_direct && !inner.is_indexed();
     stride[m] = inner.stride;
   }
   const index_t inner_extent = first.axes()[last].extent;
@@ -181,6 +184,29 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
         start[m] = outer[m] + g[last] * stride[m];
       }
       row(start, stride, count);
+    } else if (inner_direct) {
+      // Rolled or tiled inner axes: plain runs between the wrap points of every map.
+      std::array<index_t, N> q{};
+      for (std::size_t m = 0; m < N; ++m) {
+        q[m] = p[m][last];
+      }
+      for (index_t done = 0; done < count;) {
+        index_t run = count - done;
+        for (std::size_t m = 0; m < N; ++m) {
+          run = std::min(run, maps[m]->axes()[last].cycle - q[m]);
+        }
+        for (std::size_t m = 0; m < N; ++m) {
+          start[m] = outer[m] + q[m] * stride[m];
+        }
+        row(start, stride, run);
+        done += run;
+        for (std::size_t m = 0; m < N; ++m) {
+          q[m] += run;
+          if (q[m] == maps[m]->axes()[last].cycle) {
+            q[m] = 0;
+          }
+        }
+      }
     } else {
       std::array<index_t, N> q{};
       for (std::size_t m = 0; m < N; ++m) {

@@ -65,6 +65,90 @@ auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
   return out;
 }
 
+/// Writes `f(a, b)` element-wise into the view @p dst, `a` and `b` broadcast to dst's shape
+/// with NumPy's rules (`np.add(a, b, out=dst)`).
+/// @param dst the output view (writable, not a broadcast view)
+/// @param a, b the inputs
+/// @param f the function, `V f(T, U)`
+/// @param policy seq or par
+/// @throws BroadcastError when a, b and dst do not broadcast to dst's shape; LayoutError when
+///         dst cannot be written. Nothing is written then.
+template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
+void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
+                   const P& policy = P{}) {
+  const Index shape = dst.shape();
+  if (broadcast_shapes(broadcast_shapes(a.shape(), b.shape(), "zip_with"), shape, "zip_with") !=
+      shape) {
+    detail::fail<BroadcastError>("zip_with", "shapes ", to_string(a.shape()), " and ",
+                                 to_string(b.shape()), " do not broadcast to the output shape ",
+                                 to_string(shape));
+  }
+  if (dst.dims().is_broadcast() || !dst.buffer().writable()) {
+    detail::fail<LayoutError>("zip_with",
+                              "the output cannot be written (a broadcast view or a "
+                              "read-only buffer)");
+  }
+  bool overlaps = false;
+  if constexpr (std::is_same_v<V, T>) {
+    overlaps = overlaps || dst.buffer().same_storage(a.buffer());
+  }
+  if constexpr (std::is_same_v<V, U>) {
+    overlaps = overlaps || dst.buffer().same_storage(b.buffer());
+  }
+  if (overlaps) {
+    // The output overlaps an input: compute apart, then copy (as NumPy buffers overlaps).
+    Tensor<V> fresh(shape);
+    zip_with_into(fresh, a, b, std::forward<F>(f), policy);
+    dst.assign(fresh, policy);
+    return;
+  }
+  const Dimensions& od = dst.dims();
+  const Dimensions ad = a.dims().broadcast(shape);
+  const Dimensions bd = b.dims().broadcast(shape);
+  V* out = dst.buffer().data();
+  const AnyBuffer<V>& out_buffer = dst.buffer();
+  const detail::Reader<T> ra(a.buffer());
+  const detail::Reader<U> rb(b.buffer());
+  const auto body = [&](index_t begin, index_t end) {
+    detail::walk_rows<3>(
+        {&od, &ad, &bd}, begin, end,
+        [&](const std::array<index_t, 3>& at, const std::array<index_t, 3>& stride, index_t count) {
+          if (out == nullptr) {
+            for (index_t k = 0; k < count; ++k) {
+              out_buffer.write(at[0] + k * stride[0],
+                               f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2])));
+            }
+            return;
+          }
+          V* __restrict o = out + at[0];
+          if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
+              stride[2] == 0) {
+            const T* __restrict x = ra.data + at[1];
+            const U y = rb.data[at[2]];
+            for (index_t k = 0; k < count; ++k) {
+              o[k] = f(x[k], y);
+            }
+          } else if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
+                     stride[2] == 1) {
+            const T* __restrict x = ra.data + at[1];
+            const U* __restrict y = rb.data + at[2];
+            for (index_t k = 0; k < count; ++k) {
+              o[k] = f(x[k], y[k]);
+            }
+          } else {
+            for (index_t k = 0; k < count; ++k) {
+              o[k * stride[0]] = f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2]));
+            }
+          }
+        });
+  };
+  if (out != nullptr && ra.concurrent() && rb.concurrent()) {
+    parallel::for_each_part(policy, od.size(), body);
+  } else {
+    body(0, od.size());
+  }
+}
+
 /// A new dense tensor with `f(a, b)` element-wise, `a` and `b` broadcast against each other
 /// with NumPy's rules.
 /// @param a, b the inputs
@@ -75,28 +159,8 @@ auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
 template <class T, class U, class F, ExecutionPolicy P = Parallel>
 auto zip_with(const Tensor<T>& a, const Tensor<U>& b, F&& f, const P& policy = P{}) {
   using V = std::remove_cvref_t<std::invoke_result_t<F&, T, U>>;
-  const Index shape = broadcast_shapes(a.shape(), b.shape(), "zip_with");
-  Tensor<V> out(shape);
-  const Dimensions od = out.dims();
-  const Dimensions ad = a.dims().broadcast(shape);
-  const Dimensions bd = b.dims().broadcast(shape);
-  V* dst = out.buffer().data();
-  const detail::Reader<T> ra(a.buffer());
-  const detail::Reader<U> rb(b.buffer());
-  const auto body = [&](index_t begin, index_t end) {
-    detail::walk_rows<3>(
-        {&od, &ad, &bd}, begin, end,
-        [&](const std::array<index_t, 3>& at, const std::array<index_t, 3>& stride, index_t count) {
-          for (index_t k = 0; k < count; ++k) {
-            dst[at[0] + k * stride[0]] = f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2]));
-          }
-        });
-  };
-  if (ra.concurrent() && rb.concurrent()) {
-    parallel::for_each_part(policy, od.size(), body);
-  } else {
-    body(0, od.size());
-  }
+  Tensor<V> out(broadcast_shapes(a.shape(), b.shape(), "zip_with"));
+  zip_with_into(out, a, b, std::forward<F>(f), policy);
   return out;
 }
 
@@ -175,6 +239,14 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
               value = op(value, read(at[1] + k * stride[1]));
             }
             *target = value;
+          } else if (stride[0] == 1 && stride[1] == 1 && read.concurrent()) {
+            // Accumulate a row into a row. The output is a new array, so it never overlaps
+            // the input: __restrict lets the loop vectorise.
+            T* __restrict row_out = target;
+            const T* __restrict src = read.data + at[1];
+            for (index_t k = 0; k < count; ++k) {
+              row_out[k] = op(row_out[k], src[k]);
+            }
           } else {
             for (index_t k = 0; k < count; ++k) {
               T& slot = target[k * stride[0]];

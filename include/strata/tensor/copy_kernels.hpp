@@ -9,6 +9,11 @@
 #include "strata/parallel/policy.hpp"
 
 #include <algorithm>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #include <array>
 #include <optional>
 #include <ostream>
@@ -60,27 +65,65 @@ inline CopyPath select_copy_path(const Dimensions& dst, const Dimensions& src) {
 
 namespace detail {
 
-/// The square tile of the blocked transpose: 2 tiles of 32x32 floats stay in L1.
-inline constexpr index_t transpose_tile = 32;
+/// The square tile of the blocked transpose: a 64x64 tile of 4-byte elements is 16 KiB.
+inline constexpr index_t transpose_tile = 64;
 
-/// dst[i * dst_row + j] = src[i + j * src_col] for i < rows, j < cols, tile by tile.
+/// Transposes one 4x4 block of 4-byte elements through SSE registers:
+/// dst[r * dst_row + c] = src[r + c * src_col] for r, c < 4.
 template <class T>
-void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t rows,
-                     index_t cols, index_t row_begin, index_t row_end) {
+inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(T) == 4 && std::is_trivially_copyable_v<T>) {
+    // Intrinsic loads and stores may alias any type.
+    const auto* in = reinterpret_cast<const float*>(src);
+    auto* out = reinterpret_cast<float*>(dst);
+    __m128 r0 = _mm_loadu_ps(in);
+    __m128 r1 = _mm_loadu_ps(in + src_col);
+    __m128 r2 = _mm_loadu_ps(in + 2 * src_col);
+    __m128 r3 = _mm_loadu_ps(in + 3 * src_col);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps(out, r0);
+    _mm_storeu_ps(out + dst_row, r1);
+    _mm_storeu_ps(out + 2 * dst_row, r2);
+    _mm_storeu_ps(out + 3 * dst_row, r3);
+    return;
+  }
+#endif
+  for (index_t c = 0; c < 4; ++c) {
+    for (index_t r = 0; r < 4; ++r) {
+      dst[r * dst_row + c] = src[r + c * src_col];
+    }
+  }
+}
+
+/// dst[i * dst_row + j] = src[i + j * src_col] for i in [row_begin, row_end), j < cols:
+/// 64x64 tiles (both sides stay in cache), 4x4 register blocks inside them.
+template <class T>
+void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols,
+                     index_t row_begin, index_t row_end) {
   for (index_t ib = row_begin; ib < row_end; ib += transpose_tile) {
     const index_t ie = std::min(row_end, ib + transpose_tile);
     for (index_t jb = 0; jb < cols; jb += transpose_tile) {
       const index_t je = std::min(cols, jb + transpose_tile);
-      for (index_t i = ib; i < ie; ++i) {
-        T* out = dst + i * dst_row;
-        const T* in = src + i;
+      index_t i = ib;
+      for (; i + 4 <= ie; i += 4) {
+        index_t j = jb;
+        for (; j + 4 <= je; j += 4) {
+          transpose4x4(dst + i * dst_row + j, dst_row, src + i + j * src_col, src_col);
+        }
+        for (; j < je; ++j) {
+          for (index_t r = i; r < i + 4; ++r) {
+            dst[r * dst_row + j] = src[r + j * src_col];
+          }
+        }
+      }
+      for (; i < ie; ++i) {
         for (index_t j = jb; j < je; ++j) {
-          out[j] = in[j * src_col];
+          dst[i * dst_row + j] = src[i + j * src_col];
         }
       }
     }
   }
-  (void)rows;
 }
 
 /// The odometer path over [begin, end) of jointly reduced maps.
@@ -90,10 +133,21 @@ void copy_range(T* dst, const Dimensions& d, const T* src, const Dimensions& s, 
   walk_rows<2>(
       {&d, &s}, begin, end,
       [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
-        T* out = dst + at[0];
-        const T* in = src + at[1];
+        // Source and destination never overlap (Tensor::assign copies an aliased source
+        // first): __restrict lets the strided loops vectorise.
+        T* __restrict out = dst + at[0];
+        const T* __restrict in = src + at[1];
         if (stride[0] == 1 && stride[1] == 1) {
           std::copy_n(in, count, out);
+        } else if (stride[0] == 1 && stride[1] == -1) {
+          for (index_t t = 0; t < count; ++t) {  // a flipped row
+            out[t] = in[-t];
+          }
+        } else if (stride[0] == 1) {
+          const index_t step = stride[1];
+          for (index_t t = 0; t < count; ++t) {
+            out[t] = in[t * step];
+          }
         } else {
           for (index_t t = 0; t < count; ++t) {
             out[t * stride[0]] = in[t * stride[1]];
@@ -151,8 +205,8 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
       const index_t plane = rows.extent * cols.extent;
       if (outer == 1) {
         parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
-          detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, rows.extent,
-                                  cols.extent, begin / cols.extent, end / cols.extent);
+          detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, cols.extent,
+                                  begin / cols.extent, end / cols.extent);
         });
         return;
       }
@@ -163,7 +217,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
                                for (index_t t = 0; t < count; ++t) {
                                  detail::transpose_tiles(dst + at[0] + t * stride[0], dst_row,
                                                          src + at[1] + t * stride[1], src_col,
-                                                         rows.extent, cols.extent, 0, rows.extent);
+                                                         cols.extent, 0, rows.extent);
                                }
                              });
       });

@@ -24,3 +24,7 @@
 #include "strata/tensor/print.hpp"
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
+#include "strata/projection/projections.hpp"
+#include "strata/projection/region_view.hpp"
+#include "strata/projection/zprojection.hpp"
+#include "strata/projection/zrange.hpp"

@@ -1,0 +1,162 @@
+// ZProjection: applying integer affine projections to points and boxes; overlaps; costs.
+#include "strata/projection/zprojection.hpp"
+
+#include "strata/core/checked.hpp"
+#include "strata/core/error.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+namespace strata {
+
+ZProjection::ZProjection(std::vector<Index> matrix, IndexSpan offset, IndexSpan shape)
+    : matrix_(std::move(matrix)), offset_(offset), shape_(shape) {
+  if (offset.size() != shape.size()) {
+    detail::fail<ShapeError>("ZProjection", "offset ", to_string(offset), " and shape ",
+                             to_string(shape), " have different lengths");
+  }
+  for (std::size_t i = 0; i < matrix_.size(); ++i) {
+    if (matrix_[i].size() != offset.size()) {
+      detail::fail<ShapeError>("ZProjection", "matrix row ", i, " ", to_string(matrix_[i]), " has ",
+                               matrix_[i].size(), " columns but the tensor rank is ",
+                               offset.size());
+    }
+  }
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] < 0) {
+      detail::fail<ShapeError>("ZProjection", "shape ", to_string(shape), " has negative extent ",
+                               shape[k], " on axis ", k);
+    }
+  }
+}
+
+ZRange ZProjection::apply(IndexSpan point) const {
+  if (std::cmp_not_equal(point.size(), index_rank())) {
+    detail::fail<ShapeError>("apply", "point ", to_string(point), " has ", point.size(),
+                             " coordinates but the index rank is ", index_rank());
+  }
+  Index start = offset_;
+  for (std::size_t i = 0; i < matrix_.size(); ++i) {
+    for (std::size_t j = 0; j < start.size(); ++j) {
+      start[j] += point[i] * matrix_[i][j];
+    }
+  }
+  return ZRange::from_shape(start, shape_);
+}
+
+ZRange ZProjection::apply(const ZRange& range) const {
+  if (range.rank() != index_rank()) {
+    detail::fail<ShapeError>("apply", "range ", range, " has rank ", range.rank(),
+                             " but the index rank is ", index_rank());
+  }
+  // An empty box, or regions with no cells, bound nothing: an empty region.
+  if (range.empty() || std::find(shape_.begin(), shape_.end(), 0) != shape_.end()) {
+    const ZRange first = apply(range.start());
+    return {first.start(), first.start()};
+  }
+  Index lo = offset_;
+  Index hi = offset_;
+  for (std::size_t i = 0; i < matrix_.size(); ++i) {
+    for (std::size_t j = 0; j < lo.size(); ++j) {
+      const index_t a = range.start()[i] * matrix_[i][j];
+      const index_t b = (range.end()[i] - 1) * matrix_[i][j];
+      lo[j] += std::min(a, b);
+      hi[j] += std::max(a, b);
+    }
+  }
+  for (std::size_t j = 0; j < hi.size(); ++j) {
+    hi[j] += shape_[j];
+  }
+  return {lo, hi};
+}
+
+ZRange ZProjection::broadcast_apply(IndexSpan point, index_t batch) const {
+  if (batch < 0 || std::cmp_not_equal(point.size(), batch + index_rank())) {
+    detail::fail<ShapeError>("broadcast_apply", "point ", to_string(point), " has ", point.size(),
+                             " coordinates, not ", batch, " batch + ", index_rank(),
+                             " index coordinates");
+  }
+  const auto b = static_cast<std::size_t>(batch);
+  const ZRange inner = apply(point.subspan(b));
+  Index start(point.begin(), point.begin() + static_cast<std::ptrdiff_t>(b));
+  Index end = start;
+  for (auto& e : end) {
+    ++e;
+  }
+  start.insert(start.end(), inner.start().begin(), inner.start().end());
+  end.insert(end.end(), inner.end().begin(), inner.end().end());
+  return {start, end};
+}
+
+ZRange ZProjection::broadcast_apply(const ZRange& range, index_t batch) const {
+  if (batch < 0 || range.rank() != batch + index_rank()) {
+    detail::fail<ShapeError>("broadcast_apply", "range ", range, " has rank ", range.rank(),
+                             ", not ", batch, " batch + ", index_rank(), " index coordinates");
+  }
+  const auto b = static_cast<std::size_t>(batch);
+  const ZRange inner = apply(ZRange(std::span<const index_t>(range.start()).subspan(b),
+                                    std::span<const index_t>(range.end()).subspan(b)));
+  Index start(range.start().begin(), range.start().begin() + static_cast<std::ptrdiff_t>(b));
+  Index end(range.end().begin(), range.end().begin() + static_cast<std::ptrdiff_t>(b));
+  start.insert(start.end(), inner.start().begin(), inner.start().end());
+  end.insert(end.end(), inner.end().begin(), inner.end().end());
+  return {start, end};
+}
+
+ZProjection ZProjection::translate(IndexSpan delta) const {
+  if (std::cmp_not_equal(delta.size(), tensor_rank())) {
+    detail::fail<ShapeError>("translate", "delta ", to_string(delta), " has ", delta.size(),
+                             " entries but the tensor rank is ", tensor_rank());
+  }
+  Index moved = offset_;
+  for (std::size_t j = 0; j < moved.size(); ++j) {
+    moved[j] = checked_add(moved[j], delta[j], "translate");
+  }
+  return {matrix_, moved, shape_};
+}
+
+ZRange ZProjection::overlap(index_t axis, index_t block) const {
+  const int n = index_rank();
+  if (axis < -n || axis >= n) {
+    detail::fail<IndexError>("overlap", "index axis ", axis, " does not exist (index rank ", n,
+                             ")");
+  }
+  if (block <= 0) {
+    detail::fail<ShapeError>("overlap", "block ", block, " must be > 0");
+  }
+  const auto k = static_cast<std::size_t>(axis < 0 ? axis + n : axis);
+  Index start(static_cast<std::size_t>(n), 0);
+  Index end(static_cast<std::size_t>(n), 1);
+  end[k] = block;
+  const ZRange first = apply(ZRange(start, end));
+  start[k] = block;
+  end[k] = 2 * block;
+  const ZRange second = apply(ZRange(start, end));
+  return first.intersection(second);
+}
+
+std::ostream& operator<<(std::ostream& out, const ZProjection& p) {
+  out << "{matrix [";
+  for (std::size_t i = 0; i < p.matrix_.size(); ++i) {
+    out << (i == 0 ? "" : " ") << to_string(p.matrix_[i]);
+  }
+  return out << "] offset " << to_string(p.offset_) << " shape " << to_string(p.shape_) << "}";
+}
+
+double ZCost::estimate(const ZRange& range) const {
+  if (!per_axis.empty() && std::cmp_not_equal(per_axis.size(), range.rank())) {
+    detail::fail<ShapeError>("estimate", "the cost has ", per_axis.size(),
+                             " per-axis factors but the range ", range, " has rank ", range.rank());
+  }
+  if (range.empty()) {
+    return 0.0;
+  }
+  double cost = per_point * static_cast<double>(range.size());
+  const Index extents = range.shape();
+  for (std::size_t i = 0; i < per_axis.size(); ++i) {
+    cost += per_axis[i] * static_cast<double>(extents[i]);
+  }
+  return cost;
+}
+
+}  // namespace strata

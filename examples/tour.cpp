@@ -183,6 +183,49 @@ void storage() {
             << (a == b ? ": identical bits" : ": DIFFERENT") << "\n";
 }
 
+void projections() {
+  section("projection: sharding a matmul and a convolution into blocks");
+  using strata::Index;
+  using strata::ZRange;
+  // C[i, j] += A[i, k] * B[k, j] over the index space (i, j, k) = [8, 8, 16], in 4x4x8 blocks.
+  const auto mm = strata::matmul_projections();
+  const ZRange space({0, 0, 0}, {8, 8, 16});
+  std::cout << "matmul index space " << space << " in blocks of [4 4 8]:\n";
+  for (const ZRange& bi : space.split(0, 4)) {
+    for (const ZRange& bj : bi.split(1, 4)) {
+      for (const ZRange& block : bj.split(2, 8)) {
+        std::cout << "  block " << block << " reads A" << mm.lhs.apply(block) << " B"
+                  << mm.rhs.apply(block) << ", writes C" << mm.result.apply(block) << "\n";
+      }
+    }
+  }
+  const ZRange first({0, 0, 0}, {4, 4, 16});
+  std::cout << "  neighbours along j share "
+            << mm.lhs.apply(first).intersection(mm.lhs.apply(first.translate({0, 4, 0}))).size()
+            << " cells of A (A's block is re-read), along i "
+            << mm.lhs.apply(first).intersection(mm.lhs.apply(first.translate({4, 0, 0}))).size()
+            << "\n";
+  // A 3x3 convolution with padding 1 over a 6x6 image, output in 3x3 blocks.
+  const auto window = strata::conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1});
+  const ZRange out({0, 0}, {6, 6});
+  std::cout << "3x3 convolution, padding 1, output " << out << " in blocks of [3 3]:\n";
+  for (const ZRange& rows : out.split(0, 3)) {
+    for (const ZRange& block : rows.split(1, 3)) {
+      std::cout << "  output " << block << " reads input " << window.apply(block) << "\n";
+    }
+  }
+  std::cout << "  neighbouring blocks share a halo of " << window.overlap(0, 3).shape()[0]
+            << " rows (" << window.overlap(0, 3) << " for blocks at the origin)\n";
+  // The first block's input, as a view of the image with zero padding outside it.
+  const auto image = strata::iota<int>({6, 6});
+  std::cout << "  its padded input window:\n"
+            << strata::view(image, window.apply(ZRange({0, 0}, {3, 3})), strata::Bounds::pad, 0)
+            << "\n";
+  const strata::ZCost cost{9.0, {}};  // 9 multiply-adds per output point
+  std::cout << "  estimated cost of one block: " << cost.estimate(ZRange({0, 0}, {3, 3}))
+            << " multiply-adds\n";
+}
+
 }  // namespace
 
 int main() {
@@ -191,6 +234,7 @@ int main() {
   dimensions();
   tensors();
   storage();
+  projections();
   std::cout << "\nend of tour\n";
   return 0;
 }

@@ -28,3 +28,8 @@
 #include "strata/projection/region_view.hpp"
 #include "strata/projection/zprojection.hpp"
 #include "strata/projection/zrange.hpp"
+#include "strata/select/concat.hpp"
+#include "strata/select/pad.hpp"
+#include "strata/select/repeat.hpp"
+#include "strata/select/selection.hpp"
+#include "strata/select/where.hpp"

@@ -1,0 +1,184 @@
+/// concat and interleave: selections that stack sources along an axis.
+#pragma once
+
+#include "strata/select/selection.hpp"
+
+#include <vector>
+
+namespace strata {
+namespace detail {
+
+/// Checks that sources share a rank and every extent but the one along `axis`.
+template <class T>
+index_t check_stackable(const std::vector<Selection<T>>& sources, index_t axis,
+                        std::string_view operation) {
+  if (sources.empty()) {
+    detail::fail<ShapeError>(operation, "needs at least one source");
+  }
+  const Index first = sources[0].shape();
+  const auto rank = static_cast<index_t>(first.size());
+  if (axis < -rank || axis >= rank) {
+    detail::fail<IndexError>(operation, "axis ", axis, " does not exist (rank ", rank, ")");
+  }
+  const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+  for (std::size_t s = 1; s < sources.size(); ++s) {
+    const Index other = sources[s].shape();
+    bool same = other.size() == first.size();
+    for (std::size_t k = 0; same && k < first.size(); ++k) {
+      same = k == a || other[k] == first[k];
+    }
+    if (!same) {
+      detail::fail<ShapeError>(operation, "source ", s, " has shape ", to_string(other),
+                               " but source 0 has shape ", to_string(first),
+                               " (all extents but axis ", a, " must match)");
+    }
+  }
+  return static_cast<index_t>(a);
+}
+
+/// Where axis `axis` goes under a permutation (result axis k is old axis perm[k]).
+inline index_t new_axis(IndexSpan perm, std::size_t axis) {
+  for (std::size_t k = 0; k < perm.size(); ++k) {
+    if (static_cast<std::size_t>(perm[k]) == axis) {
+      return static_cast<index_t>(k);
+    }
+  }
+  return 0;
+}
+
+template <class T>
+std::vector<Selection<T>> permuted(const std::vector<Selection<T>>& sources, IndexSpan perm) {
+  std::vector<Selection<T>> out;
+  for (const auto& s : sources) {
+    out.push_back(s.transpose(perm));
+  }
+  return out;
+}
+
+template <class T>
+class ConcatNode final : public SelectionNode<T> {
+ public:
+  ConcatNode(std::vector<Selection<T>> sources, index_t axis)
+      : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
+    index_t at = 0;
+    for (const auto& s : sources_) {
+      starts_.push_back(at);
+      at += s.shape()[axis_];
+    }
+    shape_ = sources_[0].shape();
+    shape_[axis_] = at;
+  }
+  [[nodiscard]] Index shape() const override { return shape_; }
+  [[nodiscard]] T at(IndexSpan g) const override {
+    const index_t i = g[axis_];
+    const auto s = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
+                                            starts_.begin() - 1);
+    Index local(g);
+    local[axis_] = i - starts_[s];
+    return sources_[s].node()->at(local);
+  }
+  void materialize_into(Tensor<T>& dst) const override {
+    for (std::size_t s = 0; s < sources_.size(); ++s) {
+      const index_t extent = sources_[s].shape()[axis_];
+      if (extent == 0) {
+        continue;
+      }
+      std::vector<Selector> block(axis_, Selector(all));
+      block.emplace_back(Range{starts_[s], starts_[s] + extent});
+      Tensor<T> part = dst.select(block);
+      sources_[s].node()->materialize_into(part);
+    }
+  }
+  [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
+    return std::make_shared<ConcatNode>(permuted(sources_, perm), new_axis(perm, axis_));
+  }
+  void explain(std::ostream& out, int depth) const override {
+    out << indent(depth) << "concat axis " << axis_ << " -> " << to_string(shape_) << "\n";
+    for (const auto& s : sources_) {
+      s.node()->explain(out, depth + 1);
+    }
+  }
+
+ private:
+  std::vector<Selection<T>> sources_;
+  std::size_t axis_;
+  std::vector<index_t> starts_;
+  Index shape_;
+};
+
+template <class T>
+class InterleaveNode final : public SelectionNode<T> {
+ public:
+  InterleaveNode(std::vector<Selection<T>> sources, index_t axis)
+      : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
+    shape_ = sources_[0].shape();
+    shape_[axis_] *= static_cast<index_t>(sources_.size());
+  }
+  [[nodiscard]] Index shape() const override { return shape_; }
+  [[nodiscard]] T at(IndexSpan g) const override {
+    const auto k = static_cast<index_t>(sources_.size());
+    Index local(g);
+    local[axis_] = g[axis_] / k;
+    return sources_[static_cast<std::size_t>(g[axis_] % k)].node()->at(local);
+  }
+  void materialize_into(Tensor<T>& dst) const override {
+    const auto k = static_cast<index_t>(sources_.size());
+    for (std::size_t s = 0; s < sources_.size(); ++s) {
+      std::vector<Selector> rows(axis_, Selector(all));
+      rows.emplace_back(Range{static_cast<index_t>(s), {}, k});
+      Tensor<T> part = dst.select(rows);
+      sources_[s].node()->materialize_into(part);
+    }
+  }
+  [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
+    return std::make_shared<InterleaveNode>(permuted(sources_, perm), new_axis(perm, axis_));
+  }
+  void explain(std::ostream& out, int depth) const override {
+    out << indent(depth) << "interleave axis " << axis_ << " -> " << to_string(shape_) << "\n";
+    for (const auto& s : sources_) {
+      s.node()->explain(out, depth + 1);
+    }
+  }
+
+ private:
+  std::vector<Selection<T>> sources_;
+  std::size_t axis_;
+  Index shape_;
+};
+
+}  // namespace detail
+
+/// Joins sources along an existing axis, as `numpy.concatenate(sources, axis)`; lazy.
+/// @param axis the axis; negative counts from the end
+/// @param sources selections or tensors of one rank whose other extents match
+/// @return the selection
+/// @throws ShapeError for no sources, different ranks or other extents; IndexError for an
+///         axis that does not exist
+template <class T>
+Selection<T> concat(index_t axis, std::vector<Selection<T>> sources) {
+  const index_t a = detail::check_stackable(sources, axis, "concat");
+  return Selection<T>(std::make_shared<detail::ConcatNode<T>>(std::move(sources), a));
+}
+
+/// Interleaves sources of one shape along an axis: row i of the result is row i / k of source
+/// i mod k, as `numpy.stack(sources, axis + 1).reshape(...)`; lazy.
+/// @param axis the axis; negative counts from the end
+/// @param sources selections or tensors of one shape
+/// @return the selection
+/// @throws ShapeError for no sources or different shapes; IndexError for an axis that does not
+///         exist
+template <class T>
+Selection<T> interleave(index_t axis, std::vector<Selection<T>> sources) {
+  const index_t a = detail::check_stackable(sources, axis, "interleave");
+  const Index first = sources[0].shape();
+  for (std::size_t s = 1; s < sources.size(); ++s) {
+    if (sources[s].shape() != first) {
+      detail::fail<ShapeError>("interleave", "source ", s, " has shape ",
+                               to_string(sources[s].shape()), " but source 0 has shape ",
+                               to_string(first), " (interleaved sources share one shape)");
+    }
+  }
+  return Selection<T>(std::make_shared<detail::InterleaveNode<T>>(std::move(sources), a));
+}
+
+}  // namespace strata

@@ -1,0 +1,240 @@
+/// pad: a selection that surrounds a source with constant, edge, reflected, symmetric or
+/// wrapped values, exactly as numpy.pad.
+#pragma once
+
+#include "strata/select/selection.hpp"
+#include "strata/tensor/copy_kernels.hpp"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+/// numpy.pad's modes.
+enum class PadMode {
+  constant,   ///< a value
+  edge,       ///< the edge value repeated
+  reflect,    ///< mirrored, the edge not repeated: [c b | a b c]
+  symmetric,  ///< mirrored, the edge repeated: [b a | a b c]
+  wrap,       ///< the other end: [b c | a b c]
+};
+
+/// The widths before and after one axis.
+using PadWidth = std::pair<index_t, index_t>;
+
+namespace detail {
+
+/// For one axis of extent n padded by (before, after): the source position every output
+/// position reads (-1 for the constant value), computed by numpy.pad's own iterative algorithm
+/// (numpy/lib/arraypad.py), so widths larger than the axis match NumPy exactly.
+inline std::vector<index_t> pad_positions(index_t n, index_t before, index_t after, PadMode mode) {
+  const index_t length = before + n + after;
+  std::vector<index_t> pos(static_cast<std::size_t>(length), -1);
+  const auto at = [&pos](index_t i) -> index_t& { return pos[static_cast<std::size_t>(i)]; };
+  for (index_t i = 0; i < n; ++i) {
+    at(before + i) = i;
+  }
+  if (mode == PadMode::constant || n == 0) {
+    return pos;
+  }
+  if (mode == PadMode::edge ||
+      ((mode == PadMode::reflect || mode == PadMode::symmetric) && n == 1)) {
+    for (index_t p = 0; p < length; ++p) {
+      at(p) = std::clamp<index_t>(p - before, 0, n - 1);
+    }
+    return pos;
+  }
+  index_t left = before;
+  index_t right = after;
+  if (mode == PadMode::wrap) {  // _set_wrap_both
+    while (left > 0 || right > 0) {
+      const index_t period = length - right - left;
+      index_t new_left = 0;
+      index_t new_right = 0;
+      if (left > 0) {
+        const index_t m = std::min(period, left);
+        std::vector<index_t> chunk(pos.begin() + (length - right - m),
+                                   pos.begin() + (length - right));
+        const index_t from = left > period ? left - period : 0;
+        new_left = left > period ? left - period : 0;
+        std::copy(chunk.begin(), chunk.end(), pos.begin() + from);
+      }
+      if (right > 0) {
+        const index_t m = std::min(period, right);
+        std::vector<index_t> chunk(pos.begin() + left, pos.begin() + left + m);
+        new_right = right > period ? right - period : 0;
+        std::copy(chunk.begin(), chunk.end(), pos.begin() + (length - right));
+      }
+      left = new_left;
+      right = new_right;
+    }
+    return pos;
+  }
+  const bool include_edge = mode == PadMode::symmetric;  // _set_reflect_both, "even"
+  const index_t edge_offset = include_edge ? 1 : 0;
+  while (left > 0 || right > 0) {
+    const index_t old_length = length - right - left - (include_edge ? 0 : 1);
+    if (left > 0) {
+      const index_t chunk_length = std::min(old_length, left);
+      const index_t stop = left - edge_offset;
+      const index_t start = stop + chunk_length;
+      for (index_t t = 0; t < chunk_length; ++t) {    // pos[start], pos[start-1], ... into
+        at(left - chunk_length + t) = at(start - t);  // [left - chunk_length, left)
+      }
+      left -= chunk_length;
+    }
+    if (right > 0) {
+      const index_t chunk_length = std::min(old_length, right);
+      const index_t start = length - right + edge_offset - 2;
+      for (index_t t = 0; t < chunk_length; ++t) {
+        at(length - right + t) = at(start - t);
+      }
+      right -= chunk_length;
+    }
+  }
+  return pos;
+}
+
+template <class T>
+class PadNode final : public SelectionNode<T> {
+ public:
+  PadNode(Selection<T> source, std::vector<PadWidth> widths, PadMode mode, T value)
+      : source_(std::move(source)), widths_(std::move(widths)), mode_(mode), value_(value) {
+    const Index in = source_.shape();
+    for (std::size_t k = 0; k < in.size(); ++k) {
+      positions_.push_back(pad_positions(in[k], widths_[k].first, widths_[k].second, mode_));
+      shape_.push_back(static_cast<index_t>(positions_.back().size()));
+    }
+  }
+  [[nodiscard]] Index shape() const override { return shape_; }
+  [[nodiscard]] T at(IndexSpan g) const override {
+    Index local(g.size());
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      local[k] = positions_[k][static_cast<std::size_t>(g[k])];
+      if (local[k] < 0) {
+        return value_;
+      }
+    }
+    return source_.node()->at(local);
+  }
+  void materialize_into(Tensor<T>& dst) const override {
+    if (dst.size() == 0) {
+      return;
+    }
+    const Index in = source_.shape();
+    const std::size_t r = in.size();
+    // The interior block comes from the source.
+    std::vector<Selector> interior;
+    for (std::size_t k = 0; k < r; ++k) {
+      interior.emplace_back(Range{widths_[k].first, widths_[k].first + in[k]});
+    }
+    Tensor<T> inside = dst.select(interior);
+    if (inside.size() > 0) {
+      source_.node()->materialize_into(inside);
+    }
+    // The whole output read back from the interior through the position maps (zero-copy).
+    std::optional<Tensor<T>> mirror;
+    if (mode_ != PadMode::constant && inside.size() > 0) {
+      std::vector<Selector> maps(positions_.begin(), positions_.end());
+      mirror = inside.select(maps);
+    }
+    // 2r slabs partition the output around the interior: along axis k, before and after it,
+    // interior extent on the axes before k, full extent on the axes after.
+    for (std::size_t k = 0; k < r; ++k) {
+      for (const bool after : {false, true}) {
+        std::vector<Selector> slab;
+        for (std::size_t j = 0; j < r; ++j) {
+          if (j < k) {
+            slab.push_back(interior[j]);
+          } else if (j > k) {
+            slab.emplace_back(all);
+          } else if (after) {
+            slab.emplace_back(Range{widths_[k].first + in[k], shape_[k]});
+          } else {
+            slab.emplace_back(Range{0, widths_[k].first});
+          }
+        }
+        Tensor<T> part = dst.select(slab);
+        if (part.size() == 0) {
+          continue;
+        }
+        if (!mirror) {
+          part.fill(value_);
+        } else {
+          // The slab and the interior are disjoint parts of one buffer: copy directly.
+          const Tensor<T> from = mirror->select(slab);
+          copy_buffers(Parallel{}, part.buffer(), part.dims(), from.buffer(), from.dims());
+        }
+      }
+    }
+  }
+  [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
+    std::vector<PadWidth> widths;
+    for (const index_t p : perm) {
+      widths.push_back(widths_[static_cast<std::size_t>(p)]);
+    }
+    return std::make_shared<PadNode>(source_.transpose(perm), std::move(widths), mode_, value_);
+  }
+  void explain(std::ostream& out, int depth) const override {
+    constexpr const char* names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
+    out << indent(depth) << "pad " << names[static_cast<int>(mode_)] << " widths [";
+    for (std::size_t k = 0; k < widths_.size(); ++k) {
+      out << (k == 0 ? "" : " ") << "[" << widths_[k].first << " " << widths_[k].second << "]";
+    }
+    out << "] -> " << to_string(shape_) << "\n";
+    source_.node()->explain(out, depth + 1);
+  }
+
+ private:
+  Selection<T> source_;
+  std::vector<PadWidth> widths_;
+  PadMode mode_;
+  T value_;
+  std::vector<std::vector<index_t>> positions_;
+  Index shape_;
+};
+
+}  // namespace detail
+
+/// Pads a selection, exactly as `numpy.pad(a, widths, mode)`; lazy.
+///
+/// Every mode is a map from output position to source position per axis (computed once with
+/// NumPy's own iterative algorithm, so widths larger than the axis agree with NumPy); evaluation
+/// copies the interior block from the source and each border slab from the interior.
+/// @param source the selection or tensor
+/// @param widths (before, after) per axis, >= 0
+/// @param mode the mode
+/// @param value the constant for PadMode::constant
+/// @return the selection
+/// @throws ShapeError for a widths list of the wrong length, a negative width, or a mode other
+///         than constant extending an empty axis
+template <class T>
+Selection<T> pad(const Selection<T>& source, std::vector<PadWidth> widths,
+                 PadMode mode = PadMode::constant, T value = T{}) {
+  const Index in = source.shape();
+  if (widths.size() != in.size()) {
+    detail::fail<ShapeError>("pad", widths.size(), " width pairs given for a selection of rank ",
+                             in.size(), " (shape ", to_string(in), ")");
+  }
+  for (std::size_t k = 0; k < widths.size(); ++k) {
+    if (widths[k].first < 0 || widths[k].second < 0) {
+      detail::fail<ShapeError>("pad", "negative width (", widths[k].first, ", ", widths[k].second,
+                               ") on axis ", k);
+    }
+    if (in[k] == 0 && mode != PadMode::constant && (widths[k].first > 0 || widths[k].second > 0)) {
+      detail::fail<ShapeError>("pad", "axis ", k, " is empty: only the constant mode can ",
+                               "extend it");
+    }
+  }
+  return Selection<T>(std::make_shared<detail::PadNode<T>>(source, std::move(widths), mode, value));
+}
+
+/// @copydoc pad(const Selection<T>&, std::vector<PadWidth>, PadMode, T)
+template <class T>
+Selection<T> pad(const Tensor<T>& source, std::vector<PadWidth> widths,
+                 PadMode mode = PadMode::constant, T value = T{}) {
+  return pad(Selection<T>(source), std::move(widths), mode, value);
+}
+
+}  // namespace strata

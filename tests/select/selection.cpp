@@ -1,0 +1,225 @@
+// Tests for strata/select/: concat, interleave, repeat, tile, pad, where, minimum, maximum;
+// explain(); errors; block-wise evaluation equals element-wise reading on random trees.
+#include "strata/select/selection.hpp"
+#include "strata/select/concat.hpp"
+#include "strata/select/pad.hpp"
+#include "strata/select/repeat.hpp"
+#include "strata/select/where.hpp"
+#include "strata/tensor/generators.hpp"
+
+#include "layout/view_helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+using Catch::Matchers::Contains;
+using strata::Index;
+using strata::index_t;
+using strata::PadMode;
+using strata::Selection;
+using strata::Tensor;
+using V = std::vector<int>;
+
+namespace {
+const Tensor<int> a = strata::iota<int>({2, 3}).copy();  // [[0 1 2] [3 4 5]]
+const Tensor<int> b = Tensor<int>{{10, 11, 12}};
+
+/// Every element through at(), in row-major order: the element-wise reference.
+template <class T>
+std::vector<T> read_each(const Selection<T>& s) {
+  std::vector<T> out;
+  if (s.size() == 0) {
+    return out;
+  }
+  const Index shape = s.shape();
+  Index g(shape.size(), 0);
+  for (index_t i = 0; i < s.size(); ++i) {
+    out.push_back(s.at(g));
+    for (std::size_t k = g.size(); k-- > 0;) {
+      if (++g[k] < shape[k]) {
+        break;
+      }
+      g[k] = 0;
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("concat and interleave stack sources", "[select]") {
+  const auto c = strata::concat<int>(0, {a, b, a});
+  CHECK(c.shape() == Index{5, 3});
+  CHECK(c.materialize().to_vector() == V{0, 1, 2, 3, 4, 5, 10, 11, 12, 0, 1, 2, 3, 4, 5});
+  CHECK(c.at({2, -1}) == 12);
+  CHECK(strata::concat<int>(-1, {a, a}).materialize().to_vector() ==
+        V{0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5});
+  const auto i = strata::interleave<int>(0, {a, a.reverse({0})});
+  CHECK(i.materialize().to_vector() == V{0, 1, 2, 3, 4, 5, 3, 4, 5, 0, 1, 2});
+  CHECK(strata::interleave<int>(1, {a, b.broadcast({2, 3})}).materialize().to_vector() ==
+        V{0, 10, 1, 11, 2, 12, 3, 10, 4, 11, 5, 12});
+}
+
+TEST_CASE("repeat and tile", "[select]") {
+  CHECK(strata::repeat(a, 2, 1).materialize().to_vector() == V{0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5});
+  CHECK(strata::repeat(a, 0, 0).shape() == Index{0, 3});
+  CHECK(strata::tile(a, {2}).materialize().to_vector() == V{0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5});
+  CHECK(strata::tile(a, {2, 1, 1}).shape() == Index{2, 2, 3});
+  CHECK(strata::tile(a, {0, 2}).shape() == Index{0, 6});
+}
+
+TEST_CASE("pad matches numpy.pad in every mode", "[select]") {
+  const Tensor<int> v{1, 2, 3};
+  const auto padded = [&](PadMode mode, index_t before, index_t after) {
+    return strata::pad(v, {{before, after}}, mode, 0).materialize().to_vector();
+  };
+  // Expected values printed by numpy.pad([1, 2, 3], (before, after), mode).
+  CHECK(padded(PadMode::constant, 2, 1) == V{0, 0, 1, 2, 3, 0});
+  CHECK(padded(PadMode::edge, 2, 1) == V{1, 1, 1, 2, 3, 3});
+  CHECK(padded(PadMode::reflect, 2, 2) == V{3, 2, 1, 2, 3, 2, 1});
+  CHECK(padded(PadMode::symmetric, 2, 2) == V{2, 1, 1, 2, 3, 3, 2});
+  CHECK(padded(PadMode::wrap, 2, 2) == V{2, 3, 1, 2, 3, 1, 2});
+  // Widths larger than the axis follow NumPy's iterative algorithm.
+  CHECK(padded(PadMode::reflect, 5, 0) == V{2, 1, 2, 3, 2, 1, 2, 3});
+  CHECK(strata::pad(Tensor<int>{0, 1}, {{1, 3}}, PadMode::wrap).materialize().to_vector() ==
+        V{1, 0, 1, 0, 1, 1});
+  const auto m = strata::pad(a, {{1, 0}, {0, 2}}, PadMode::constant, -1);
+  CHECK(m.materialize().to_vector() == V{-1, -1, -1, -1, -1, 0, 1, 2, -1, -1, 3, 4, 5, -1, -1});
+}
+
+TEST_CASE("where, minimum and maximum broadcast", "[select]") {
+  const auto w = strata::where(Tensor<int>{1, 0, 1}, a, strata::full<int>({1}, -1));
+  CHECK(w.materialize().to_vector() == V{0, -1, 2, 3, -1, 5});
+  CHECK(strata::minimum(a, Tensor<int>{2}).materialize().to_vector() == V{0, 1, 2, 2, 2, 2});
+  CHECK(strata::maximum(a, b).materialize().to_vector() == V{10, 11, 12, 10, 11, 12});
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto x = strata::maximum(Tensor<double>{1.0, nan}, Tensor<double>{nan, 0.0});
+  const auto values = x.materialize().to_vector();
+  CHECK(std::isnan(values[0]));
+  CHECK(std::isnan(values[1]));
+}
+
+TEST_CASE("views of selections stay lazy and fuse", "[select]") {
+  const auto c = strata::concat<int>(0, {a, b});
+  const auto t = c.transpose();
+  CHECK_THAT(t.explain(), Contains("concat axis 1"));  // pushed into the sources
+  CHECK(t.materialize().to_vector() == V{0, 3, 10, 1, 4, 11, 2, 5, 12});
+  const auto s = c.select({strata::Range{1, 3}}).reverse({1}).select({strata::all, 0});
+  CHECK(s.materialize().to_vector() == V{5, 12});
+  // Three affine steps on the concat fused into one view node.
+  const std::string tree = s.explain();
+  CHECK(tree.find("view") == tree.rfind("view"));
+  // A leaf's views fuse into its own Dimensions: no view node at all.
+  CHECK_THAT(Selection<int>(a).transpose().select({0}).explain(), !Contains("view"));
+}
+
+TEST_CASE("generators are leaves that allocate nothing", "[select]") {
+  const auto z = strata::concat<double>(
+      0, {strata::zeros<double>({1'000'000, 4}), strata::ones<double>({2, 4})});
+  CHECK(z.shape() == Index{1'000'002, 4});
+  CHECK(z.at({1'000'001, 3}) == 1.0);
+  CHECK(z.at({5, 3}) == 0.0);
+}
+
+TEST_CASE("materialising into a strided view", "[select]") {
+  Tensor<int> big(Index{4, 6});
+  auto window = big.select({strata::Range{{}, {}, 2}, strata::Range{1, 4}}).transpose();  // 3x2
+  strata::concat<int>(1, {Tensor<int>{1, 2, 3}.unsqueeze(1), Tensor<int>{4, 5, 6}.unsqueeze(1)})
+      .assign_to(window);
+  CHECK(big.to_vector() ==
+        V{0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0});
+}
+
+TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") {
+  CHECK_THROWS_AS(strata::concat<int>(0, {a, Tensor<int>{1, 2}}), strata::ShapeError);
+  CHECK_THROWS_WITH(strata::concat<int>(0, {a, Tensor<int>(Index{2, 4})}),
+                    Contains("concat: ") && Contains("[2 4]"));
+  CHECK_THROWS_AS(strata::interleave<int>(0, {a, Tensor<int>(Index{3, 3})}), strata::ShapeError);
+  CHECK_THROWS_AS(strata::concat<int>(2, {a, a}), strata::IndexError);
+  CHECK_THROWS_WITH(strata::concat<int>(2, {a, a}), Contains("concat: axis 2"));
+  CHECK_THROWS_AS(strata::interleave<int>(-3, {a}), strata::IndexError);
+  CHECK_THROWS_AS(strata::pad(a, {{1, 1}}), strata::ShapeError);
+  CHECK_THROWS_WITH(strata::pad(a, {{1, 1}, {0, -1}}), Contains("pad: negative width"));
+  CHECK_THROWS_AS(strata::pad(Tensor<int>(Index{0}), {{1, 0}}, PadMode::wrap), strata::ShapeError);
+  CHECK_THROWS_AS(strata::repeat(a, -1, 0), strata::ShapeError);
+  CHECK_THROWS_WITH(strata::repeat(a, -1, 0), Contains("repeat: count -1"));
+  CHECK_THROWS_AS(strata::repeat(a, 2, 5), strata::IndexError);
+  CHECK_THROWS_AS((strata::where(Tensor<int>{1, 0}, a, a)), strata::BroadcastError);
+  CHECK_THROWS_WITH(strata::minimum(a, Tensor<int>{1, 2}),
+                    Contains("minimum: ") && Contains("[2]"));
+  CHECK_THROWS_AS(strata::maximum(a, Tensor<int>(Index{3, 3})), strata::BroadcastError);
+  const auto c = strata::concat<int>(0, {a, b});
+  CHECK_THROWS_AS(c.assign(b), strata::LayoutError);
+  CHECK_THROWS_WITH(c.assign(b), Contains("assign: ") && Contains("read-only"));
+  Tensor<int> wrong(Index{2, 2});
+  CHECK_THROWS_AS(c.assign_to(wrong), strata::ShapeError);
+  CHECK(wrong.to_vector() == V{0, 0, 0, 0});
+  CHECK(a.to_vector() == V{0, 1, 2, 3, 4, 5});
+}
+
+TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
+          "[select][property]") {
+  std::mt19937_64 rng(606);
+  using strata::test::uniform;
+  const auto random_leaf = [&](const Index& shape) {
+    std::vector<int> values(static_cast<std::size_t>(strata::checked_size(shape, "test")));
+    for (auto& v : values) {
+      v = static_cast<int>(rng() % 100);
+    }
+    Tensor<int> t = Tensor<int>::from_vector(values, shape);
+    return uniform(rng, 0, 1) == 1 && t.rank() > 0 ? t.reverse({0}) : t;
+  };
+  const std::array<PadMode, 5> modes{PadMode::constant, PadMode::edge, PadMode::reflect,
+                                     PadMode::symmetric, PadMode::wrap};
+  for (int trial = 0; trial < 400; ++trial) {
+    const Index shape{uniform(rng, 1, 4), uniform(rng, 1, 4)};
+    Selection<int> s = random_leaf(shape);
+    for (int depth = 0; depth < 3; ++depth) {
+      const Index sh = s.shape();
+      switch (uniform(rng, 0, 7)) {
+        case 0: {
+          Index other = sh;
+          other[0] = uniform(rng, 0, 3);
+          s = strata::concat<int>(0, {s, random_leaf(other)});
+          break;
+        }
+        case 1:
+          s = strata::interleave<int>(1, {s, random_leaf(sh)});
+          break;
+        case 2:
+          s = strata::repeat(s, uniform(rng, 0, 3), uniform(rng, 0, 1));
+          break;
+        case 3:
+          s = strata::pad(s, {{uniform(rng, 0, 4), uniform(rng, 0, 4)}, {uniform(rng, 0, 3), 1}},
+                          sh[0] == 0 || sh[1] == 0
+                              ? PadMode::constant
+                              : modes[static_cast<std::size_t>(uniform(rng, 0, 4))],
+                          -7);
+          break;
+        case 4:
+          s = s.transpose();
+          break;
+        case 5:
+          if (sh[0] > 0) {
+            s = s.select({strata::Range{{}, {}, -1 - uniform(rng, 0, 1)}});
+          }
+          break;
+        case 6:
+          s = strata::where(random_leaf({1, sh[1]}), s, random_leaf({sh[0], 1}));
+          break;
+        default:
+          s = strata::maximum(s, random_leaf({sh[1]}));
+          break;
+      }
+    }
+    INFO(s.explain());
+    const auto expected = read_each(s);
+    REQUIRE(s.materialize().to_vector() == expected);
+    // Into a transposed destination too.
+    Tensor<int> target(Index{s.shape()[1], s.shape()[0]});
+    auto view = target.transpose();
+    s.assign_to(view);
+    REQUIRE(view.to_vector() == expected);
+  }
+}

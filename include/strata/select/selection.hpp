@@ -257,6 +257,14 @@ class Selection {
   [[nodiscard]] Selection broadcast(IndexSpan target) const {
     return affine([&](const auto& d) { return d.broadcast(target); });
   }
+  /// @copydoc Dimensions::squeeze(IndexSpan) const
+  [[nodiscard]] Selection squeeze(IndexSpan axes) const {
+    return affine([&](const auto& d) { return d.squeeze(axes); });
+  }
+  /// @copydoc Dimensions::unsqueeze(index_t) const
+  [[nodiscard]] Selection unsqueeze(index_t axis) const {
+    return affine([&](const auto& d) { return d.unsqueeze(axis); });
+  }
   /// @copydoc Dimensions::reshape(IndexSpan) const
   [[nodiscard]] Selection reshape(IndexSpan target) const {
     return affine([&](const auto& d) { return d.reshape(target); });

@@ -226,6 +226,39 @@ void projections() {
             << " multiply-adds\n";
 }
 
+void selections() {
+  section("select: lazy concat, interleave, repeat, pad, where; explained and evaluated by blocks");
+  using strata::Tensor;
+  // Assemble a padded image from four shards without copying until asked.
+  const auto shard = [](int base) {
+    return strata::map(strata::iota<int>({2, 2}), [base](int x) { return base + x; });
+  };
+  const auto top = strata::concat<int>(1, {shard(0), shard(10)});
+  const auto bottom = strata::concat<int>(1, {shard(20), shard(30)});
+  const auto image = strata::concat<int>(0, {top, bottom});
+  const auto padded = strata::pad(image, {{1, 1}, {1, 1}}, strata::PadMode::reflect);
+  std::cout << padded.explain() << "evaluated block by block:\n" << padded.materialize() << "\n";
+  // The dilated-convolution trick of seed 002: interleave the outputs of two phases.
+  const auto even = Tensor<int>{0, 2, 4, 6};
+  const auto odd = Tensor<int>{1, 3, 5, 7};
+  std::cout << "interleave(0, even, odd) = "
+            << strata::interleave<int>(0, {even, odd}).materialize() << "\n";
+  std::cout << "repeat([1 2], 3) = " << strata::repeat(Tensor<int>{1, 2}, 3, 0).materialize()
+            << ", tile([1 2], [2]) = " << strata::tile(Tensor<int>{1, 2}, {2}).materialize()
+            << "\n";
+  std::cout << "pad([1 2 3], (5, 0), reflect) = "
+            << strata::pad(Tensor<int>{1, 2, 3}, {{5, 0}}, strata::PadMode::reflect).materialize()
+            << " (numpy.pad agrees, wide pads included)\n";
+  const auto noisy = strata::random<double>({2, 4}, 3);
+  std::cout << "where(noise > 0.5, noise, 0) =\n"
+            << strata::where(strata::map(noisy, [](double x) { return x > 0.5 ? 1 : 0; }), noisy,
+                             strata::zeros<double>({1}))
+                   .materialize()
+            << "\n";
+  // Views of a selection stay lazy: a transpose is pushed into the sources.
+  std::cout << "transpose of the padded image:\n" << padded.transpose().explain();
+}
+
 }  // namespace
 
 int main() {
@@ -235,6 +268,7 @@ int main() {
   tensors();
   storage();
   projections();
+  selections();
   std::cout << "\nend of tour\n";
   return 0;
 }

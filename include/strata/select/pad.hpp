@@ -133,39 +133,40 @@ class PadNode final : public SelectionNode<T> {
     if (inside.size() > 0) {
       source_.node()->materialize_into(inside);
     }
-    // The whole output read back from the interior through the position maps (zero-copy).
-    std::optional<Tensor<T>> mirror;
-    if (mode_ != PadMode::constant && inside.size() > 0) {
-      std::vector<Selector> maps(positions_.begin(), positions_.end());
-      mirror = inside.select(maps);
-    }
     // 2r slabs partition the output around the interior: along axis k, before and after it,
-    // interior extent on the axes before k, full extent on the axes after.
+    // interior extent on the axes before k, full extent on the axes after. Each slab is cut
+    // into blocks on which every axis's position map is one arithmetic run, so each block is a
+    // plain strided view of the interior (reversed for reflections, stride 0 for edges).
     for (std::size_t k = 0; k < r; ++k) {
       for (const bool after : {false, true}) {
-        std::vector<Selector> slab;
+        std::vector<std::pair<index_t, index_t>> slab(r);  // output [lo, hi) per axis
         for (std::size_t j = 0; j < r; ++j) {
           if (j < k) {
-            slab.push_back(interior[j]);
+            slab[j] = {widths_[j].first, widths_[j].first + in[j]};
           } else if (j > k) {
-            slab.emplace_back(all);
+            slab[j] = {0, shape_[j]};
           } else if (after) {
-            slab.emplace_back(Range{widths_[k].first + in[k], shape_[k]});
+            slab[j] = {widths_[k].first + in[k], shape_[k]};
           } else {
-            slab.emplace_back(Range{0, widths_[k].first});
+            slab[j] = {0, widths_[k].first};
           }
         }
-        Tensor<T> part = dst.select(slab);
-        if (part.size() == 0) {
+        bool empty = false;
+        for (const auto& [lo, hi] : slab) {
+          empty = empty || lo >= hi;
+        }
+        if (empty) {
           continue;
         }
-        if (!mirror) {
-          part.fill(value_);
-        } else {
-          // The slab and the interior are disjoint parts of one buffer: copy directly.
-          const Tensor<T> from = mirror->select(slab);
-          copy_buffers(Parallel{}, part.buffer(), part.dims(), from.buffer(), from.dims());
+        if (mode_ == PadMode::constant || inside.size() == 0) {
+          std::vector<Selector> block;
+          for (const auto& [lo, hi] : slab) {
+            block.emplace_back(Range{lo, hi});
+          }
+          dst.select(block).fill(value_);
+          continue;
         }
+        copy_blocks(dst, inside, slab);
       }
     }
   }
@@ -187,6 +188,83 @@ class PadNode final : public SelectionNode<T> {
   }
 
  private:
+  /// A stretch of output positions whose source positions step evenly: out [begin, begin +
+  /// length) reads source first, first + step, ...
+  struct Run {
+    index_t begin;
+    index_t length;
+    index_t first;
+    index_t step;
+  };
+
+  /// The maximal arithmetic runs of axis k's position map inside output [lo, hi).
+  [[nodiscard]] std::vector<Run> runs(std::size_t k, index_t lo, index_t hi) const {
+    const std::vector<index_t>& map = positions_[k];
+    std::vector<Run> out;
+    index_t p = lo;
+    while (p < hi) {
+      const index_t first = map[static_cast<std::size_t>(p)];
+      const index_t step = p + 1 < hi ? map[static_cast<std::size_t>(p + 1)] - first : 0;
+      index_t q = p + 1;
+      while (q < hi &&
+             map[static_cast<std::size_t>(q)] - map[static_cast<std::size_t>(q - 1)] == step) {
+        ++q;
+      }
+      out.push_back(Run{p, q - p, first, step});
+      p = q;
+    }
+    return out;
+  }
+
+  /// Copies one slab of the output from the interior, block by block.
+  void copy_blocks(Tensor<T>& dst, const Tensor<T>& inside,
+                   const std::vector<std::pair<index_t, index_t>>& slab) const {
+    const std::size_t r = slab.size();
+    std::vector<std::vector<Run>> axis_runs;
+    for (std::size_t j = 0; j < r; ++j) {
+      axis_runs.push_back(runs(j, slab[j].first, slab[j].second));
+    }
+    std::vector<std::size_t> pick(r, 0);
+    while (true) {
+      std::vector<Selector> out_sel;
+      std::vector<Selector> src_sel;
+      Index extents;
+      for (std::size_t j = 0; j < r; ++j) {
+        const Run& run = axis_runs[j][pick[j]];
+        out_sel.emplace_back(Range{run.begin, run.begin + run.length});
+        if (run.step == 0) {
+          src_sel.emplace_back(Range{run.first, run.first + 1});
+        } else {
+          // Range stops one step past the last source position; for a run ending at 0 going
+          // down, "omitted" is the only way to include position 0.
+          const index_t last = run.first + (run.length - 1) * run.step;
+          const index_t stop = last + run.step;
+          src_sel.emplace_back(stop < 0 ? Range{run.first, {}, run.step}
+                                        : Range{run.first, stop, run.step});
+        }
+        extents.push_back(run.length);
+      }
+      Tensor<T> to = dst.select(out_sel);
+      const Tensor<T> from = inside.select(src_sel).broadcast(extents);
+      // The block and the interior are disjoint parts of one buffer: copy directly.
+      copy_buffers(Parallel{}, to.buffer(), to.dims(), from.buffer(), from.dims());
+      std::size_t j = r;
+      while (j > 0) {
+        --j;
+        if (++pick[j] < axis_runs[j].size()) {
+          break;
+        }
+        pick[j] = 0;
+        if (j == 0) {
+          return;
+        }
+      }
+      if (r == 0) {
+        return;
+      }
+    }
+  }
+
   Selection<T> source_;
   std::vector<PadWidth> widths_;
   PadMode mode_;

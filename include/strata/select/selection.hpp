@@ -254,8 +254,8 @@ class Selection {
     return affine([&](const auto& d) { return d.rotate(shift, axis); });
   }
   /// @copydoc Dimensions::broadcast(IndexSpan) const
-  [[nodiscard]] Selection broadcast(IndexSpan target) const {
-    return affine([&](const auto& d) { return d.broadcast(target); });
+  [[nodiscard]] Selection broadcast(IndexSpan shape) const {
+    return affine([&](const auto& d) { return d.broadcast(shape); });
   }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
   [[nodiscard]] Selection squeeze(IndexSpan axes) const {
@@ -266,8 +266,8 @@ class Selection {
     return affine([&](const auto& d) { return d.unsqueeze(axis); });
   }
   /// @copydoc Dimensions::reshape(IndexSpan) const
-  [[nodiscard]] Selection reshape(IndexSpan target) const {
-    return affine([&](const auto& d) { return d.reshape(target); });
+  [[nodiscard]] Selection reshape(IndexSpan shape) const {
+    return affine([&](const auto& d) { return d.reshape(shape); });
   }
 
   /// The root node (for the composite constructors).

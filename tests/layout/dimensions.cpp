@@ -1,5 +1,6 @@
 // Tests for strata/layout/dimensions.hpp: the seed examples, every view, errors, properties.
 #include "strata/layout/dimensions.hpp"
+#include "check_error.hpp"
 
 #include "layout/view_helpers.hpp"
 #include "strata/core/error.hpp"
@@ -17,6 +18,7 @@ using strata::Index;
 using strata::index_t;
 using strata::Range;
 using strata::test::addresses;
+using strata::test::check_error;
 using V = std::vector<index_t>;
 
 namespace {
@@ -25,16 +27,6 @@ V values(const Dimensions& d) {
   return addresses(d);
 }
 
-template <class E, class F>
-void check_error(F&& f, const std::string& operation, const std::string& argument) {
-  try {
-    f();
-    FAIL("no exception thrown");
-  } catch (const E& e) {
-    CHECK(e.operation() == operation);
-    CHECK_THAT(std::string(e.what()), Contains(operation + ": ") && Contains(argument));
-  }
-}
 }  // namespace
 
 TEST_CASE("Dimensions is built row-major or from strides", "[layout]") {

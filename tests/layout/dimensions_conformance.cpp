@@ -1,4 +1,5 @@
 // Replays the NumPy-generated chains of tests/data/dimensions_chains.txt on strata::Dimensions.
+#include "check_error.hpp"
 #include "strata/core/error.hpp"
 #include "strata/layout/dimensions.hpp"
 
@@ -58,14 +59,7 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
       continue;
     }
     steps.push_back(line);
-    INFO("chain " << chains << ":\n"
-                  << [&] {
-                       std::string all_steps;
-                       for (const auto& s : steps) {
-                         all_steps += "  " + s + "\n";
-                       }
-                       return all_steps;
-                     }());
+    INFO("chain " << chains << ":\n" << strata::test::join_steps(steps));
     if (op == "shape") {
       const Index shape = read_indices(in);
       view.dims = Dimensions(shape);

@@ -1,5 +1,6 @@
 // Tests for strata/tensor/tensor.hpp: construction, views, element access, copy, assign, fill.
 #include "strata/tensor/tensor.hpp"
+#include "check_error.hpp"
 
 #include "strata/tensor/generators.hpp"
 
@@ -11,20 +12,8 @@ using strata::Index;
 using strata::index_t;
 using strata::Range;
 using strata::Tensor;
+using strata::test::check_error;
 using F = std::vector<float>;
-
-namespace {
-template <class E, class Fn>
-void check_error(Fn&& f, const std::string& operation, const std::string& argument) {
-  try {
-    f();
-    FAIL("no exception thrown");
-  } catch (const E& e) {
-    CHECK(e.operation() == operation);
-    CHECK_THAT(std::string(e.what()), Contains(operation + ": ") && Contains(argument));
-  }
-}
-}  // namespace
 
 TEST_CASE("Tensor is built from shapes, nested lists, vectors and caller memory", "[tensor]") {
   const Tensor<float> zeros(Index{2, 3});

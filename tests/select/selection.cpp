@@ -131,6 +131,20 @@ TEST_CASE("materialising into a strided view", "[select]") {
         V{0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0});
 }
 
+TEST_CASE("large selections evaluate their blocks on several threads", "[select][property]") {
+  // Above the grain size blocks run in parallel; the result must not change.
+  const auto big = strata::iota<int>({300, 250});
+  const auto c = strata::concat<int>(0, {big, big.reverse({1}), strata::full<int>({10, 250}, -1)});
+  const auto p = strata::pad(c, {{7, 300}, {260, 3}}, PadMode::symmetric);
+  const auto i = strata::interleave<int>(1, {c, c.transpose().transpose()});
+  for (const auto& s : {p, i}) {
+    INFO(s.explain());
+    REQUIRE(s.materialize().to_vector() == read_each(s));
+  }
+  const auto constant = strata::pad(c, {{100, 100}, {100, 100}}, PadMode::constant, 5);
+  REQUIRE(constant.materialize().to_vector() == read_each(constant));
+}
+
 TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") {
   CHECK_THROWS_AS(strata::concat<int>(0, {a, Tensor<int>{1, 2}}), strata::ShapeError);
   CHECK_THROWS_WITH(strata::concat<int>(0, {a, Tensor<int>(Index{2, 4})}),

@@ -78,6 +78,7 @@ class ConcatNode final : public SelectionNode<T> {
     return sources_[s].node()->at(local);
   }
   void materialize_into(Tensor<T>& dst) const override {
+    std::vector<std::function<void()>> blocks;
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       const index_t extent = sources_[s].shape()[axis_];
       if (extent == 0) {
@@ -85,9 +86,11 @@ class ConcatNode final : public SelectionNode<T> {
       }
       std::vector<Selector> block(axis_, Selector(all));
       block.emplace_back(Range{starts_[s], starts_[s] + extent});
-      Tensor<T> part = dst.select(block);
-      sources_[s].node()->materialize_into(part);
+      blocks.emplace_back([this, s, part = dst.select(block)]() mutable {
+        sources_[s].node()->materialize_into(part);
+      });
     }
+    run_blocks(blocks, dst.size());
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     return std::make_shared<ConcatNode>(permuted(sources_, perm), new_axis(perm, axis_));
@@ -123,12 +126,15 @@ class InterleaveNode final : public SelectionNode<T> {
   }
   void materialize_into(Tensor<T>& dst) const override {
     const auto k = static_cast<index_t>(sources_.size());
+    std::vector<std::function<void()>> blocks;
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       std::vector<Selector> rows(axis_, Selector(all));
       rows.emplace_back(Range{static_cast<index_t>(s), {}, k});
-      Tensor<T> part = dst.select(rows);
-      sources_[s].node()->materialize_into(part);
+      blocks.emplace_back([this, s, part = dst.select(rows)]() mutable {
+        sources_[s].node()->materialize_into(part);
+      });
     }
+    run_blocks(blocks, dst.size());
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     return std::make_shared<InterleaveNode>(permuted(sources_, perm), new_axis(perm, axis_));

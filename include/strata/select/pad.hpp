@@ -6,6 +6,7 @@
 #include "strata/tensor/copy_kernels.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,7 @@ class PadNode final : public SelectionNode<T> {
     if (inside.size() > 0) {
       source_.node()->materialize_into(inside);
     }
+    std::vector<std::function<void()>> blocks;
     // 2r slabs partition the output around the interior: along axis k, before and after it,
     // interior extent on the axes before k, full extent on the axes after. Each slab is cut
     // into blocks on which every axis's position map is one arithmetic run, so each block is a
@@ -163,12 +165,13 @@ class PadNode final : public SelectionNode<T> {
           for (const auto& [lo, hi] : slab) {
             block.emplace_back(Range{lo, hi});
           }
-          dst.select(block).fill(value_);
+          blocks.emplace_back([this, part = dst.select(block)]() mutable { part.fill(value_); });
           continue;
         }
-        copy_blocks(dst, inside, slab);
+        add_blocks(blocks, dst, inside, slab);
       }
     }
+    run_blocks(blocks, dst.size() - inside.size());
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     std::vector<PadWidth> widths;
@@ -216,9 +219,10 @@ class PadNode final : public SelectionNode<T> {
     return out;
   }
 
-  /// Copies one slab of the output from the interior, block by block.
-  void copy_blocks(Tensor<T>& dst, const Tensor<T>& inside,
-                   const std::vector<std::pair<index_t, index_t>>& slab) const {
+  /// Adds the block copies of one slab of the output (each from the interior) to @p blocks.
+  void add_blocks(std::vector<std::function<void()>>& blocks, Tensor<T>& dst,
+                  const Tensor<T>& inside,
+                  const std::vector<std::pair<index_t, index_t>>& slab) const {
     const std::size_t r = slab.size();
     std::vector<std::vector<Run>> axis_runs;
     for (std::size_t j = 0; j < r; ++j) {
@@ -244,10 +248,11 @@ class PadNode final : public SelectionNode<T> {
         }
         extents.push_back(run.length);
       }
-      Tensor<T> to = dst.select(out_sel);
-      const Tensor<T> from = inside.select(src_sel).broadcast(extents);
       // The block and the interior are disjoint parts of one buffer: copy directly.
-      copy_buffers(Parallel{}, to.buffer(), to.dims(), from.buffer(), from.dims());
+      blocks.emplace_back(
+          [to = dst.select(out_sel), from = inside.select(src_sel).broadcast(extents)] {
+            copy_buffers(Parallel{}, to.buffer(), to.dims(), from.buffer(), from.dims());
+          });
       std::size_t j = r;
       while (j > 0) {
         --j;

@@ -5,9 +5,12 @@
 #include "strata/core/checked.hpp"
 #include "strata/core/error.hpp"
 #include "strata/layout/dimensions.hpp"
+#include "strata/parallel/policy.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <exception>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -56,6 +59,35 @@ using NodePtr = std::shared_ptr<const SelectionNode<T>>;
 
 inline std::string indent(int depth) {
   return std::string(static_cast<std::size_t>(depth) * 2, ' ');
+}
+
+/// Runs independent block copies, spread over OpenMP threads when there are several and the
+/// output is large enough (each copy then runs on its thread; nested regions stay serial).
+/// The first exception thrown by a block is rethrown after every block has finished.
+inline void run_blocks(const std::vector<std::function<void()>>& blocks, index_t elements) {
+  const auto count = static_cast<index_t>(blocks.size());
+  if (count <= 1 || elements < Parallel{}.grain || parallel::max_threads() <= 1) {
+    for (const auto& block : blocks) {
+      block();
+    }
+    return;
+  }
+  std::vector<std::exception_ptr> errors(blocks.size());
+#if defined(STRATA_USE_OPENMP)
+#pragma omp parallel for schedule(dynamic, 1)
+#endif
+  for (index_t b = 0; b < count; ++b) {
+    try {
+      blocks[static_cast<std::size_t>(b)]();
+    } catch (...) {
+      errors[static_cast<std::size_t>(b)] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors) {
+    if (e) {
+      std::rethrow_exception(e);
+    }
+  }
 }
 
 /// A tensor (any buffer, any view): the leaves of every tree.

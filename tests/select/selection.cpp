@@ -137,6 +137,8 @@ TEST_CASE("large selections evaluate their blocks on several threads", "[select]
   const auto c = strata::concat<int>(0, {big, big.reverse({1}), strata::full<int>({10, 250}, -1)});
   const auto p = strata::pad(c, {{7, 300}, {260, 3}}, PadMode::symmetric);
   const auto i = strata::interleave<int>(1, {c, c.transpose().transpose()});
+  const auto rows = strata::interleave<int>(0, {big, big.reverse({0}), big.rotate(5, 1)});
+  REQUIRE(rows.materialize().to_vector() == read_each(rows));
   for (const auto& s : {p, i}) {
     INFO(s.explain());
     REQUIRE(s.materialize().to_vector() == read_each(s));
@@ -199,7 +201,7 @@ TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
           break;
         }
         case 1:
-          s = strata::interleave<int>(1, {s, random_leaf(sh)});
+          s = strata::interleave<int>(uniform(rng, 0, 1), {s, random_leaf(sh)});
           break;
         case 2:
           s = strata::repeat(s, uniform(rng, 0, 3), uniform(rng, 0, 1));

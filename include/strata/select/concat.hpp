@@ -3,6 +3,7 @@
 
 #include "strata/select/selection.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace strata {
@@ -127,6 +128,27 @@ class InterleaveNode final : public SelectionNode<T> {
   void materialize_into(Tensor<T>& dst) const override {
     const auto k = static_cast<index_t>(sources_.size());
     std::vector<std::function<void()>> blocks;
+    const bool leaves = std::all_of(sources_.begin(), sources_.end(),
+                                    [](const auto& s) { return s.node()->leaf() != nullptr; });
+    if (leaves && axis_ == 0) {
+      // Tensor sources: walk the output in chunks of rows so it is written front to back
+      // (each chunk takes its rows from every source), as a hand loop would.
+      const index_t rows = sources_[0].shape()[0];
+      const index_t row_size = rows == 0 ? 0 : sources_[0].size() / rows;
+      const index_t chunk =
+          std::max<index_t>(1, (index_t{1} << 18) / std::max<index_t>(row_size * k, 1));
+      for (index_t r0 = 0; r0 < rows; r0 += chunk) {
+        const index_t r1 = std::min(rows, r0 + chunk);
+        blocks.emplace_back([this, k, r0, r1, &dst] {
+          for (std::size_t s = 0; s < sources_.size(); ++s) {
+            Tensor<T> part = dst.select({Range{r0 * k + static_cast<index_t>(s), r1 * k, k}});
+            part.assign(sources_[s].node()->leaf()->select({Range{r0, r1}}), seq);
+          }
+        });
+      }
+      run_blocks(blocks, dst.size());
+      return;
+    }
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       std::vector<Selector> rows(axis_, Selector(all));
       rows.emplace_back(Range{static_cast<index_t>(s), {}, k});

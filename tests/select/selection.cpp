@@ -143,6 +143,12 @@ TEST_CASE("large selections evaluate their blocks on several threads", "[select]
     INFO(s.explain());
     REQUIRE(s.materialize().to_vector() == read_each(s));
   }
+  // A tensor source is padded in chunks of rows (several chunks here).
+  const auto tall = strata::iota<int>({6000, 50}).copy();
+  for (const PadMode mode : {PadMode::reflect, PadMode::wrap, PadMode::constant}) {
+    const auto t = strata::pad(tall, {{3, 70}, {60, 2}}, mode, -3);
+    REQUIRE(t.materialize().to_vector() == read_each(t));
+  }
   const auto constant = strata::pad(c, {{100, 100}, {100, 100}}, PadMode::constant, 5);
   REQUIRE(constant.materialize().to_vector() == read_each(constant));
 }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -125,54 +126,96 @@ class PadNode final : public SelectionNode<T> {
     }
     const Index in = source_.shape();
     const std::size_t r = in.size();
-    // The interior block comes from the source.
     std::vector<Selector> interior;
     for (std::size_t k = 0; k < r; ++k) {
       interior.emplace_back(Range{widths_[k].first, widths_[k].first + in[k]});
     }
     Tensor<T> inside = dst.select(interior);
+    std::vector<std::function<void()>> blocks;
+    const Tensor<T>* leaf = source_.node()->leaf();
+    if (leaf != nullptr && r >= 2 && inside.size() > 0) {
+      // A tensor source: evaluate chunks of rows whole (interior, then the borders of those
+      // rows along the other axes) so each row is written while it is in cache; the
+      // chunks are independent. The borders along axis 0 follow.
+      const index_t rows = in[0];
+      const index_t chunk =
+          std::max<index_t>(1, (index_t{1} << 18) / std::max<index_t>(inside.size() / rows, 1));
+      const index_t b0 = widths_[0].first;
+      for (index_t c0 = 0; c0 < rows; c0 += chunk) {
+        const index_t c1 = std::min(rows, c0 + chunk);
+        blocks.emplace_back([this, leaf, c0, c1, b0, r, &dst, &inside] {
+          Tensor<T> part = inside.select({Range{c0, c1}});
+          part.assign(leaf->select({Range{c0, c1}}), seq);
+          std::vector<std::function<void()>> borders;
+          for (std::size_t k = 1; k < r; ++k) {
+            for (const bool after : {false, true}) {
+              add_slab(borders, dst, inside, k, after, std::pair{b0 + c0, b0 + c1});
+            }
+          }
+          for (const auto& b : borders) {
+            b();
+          }
+        });
+      }
+      run_blocks(blocks, inside.size());
+      blocks.clear();
+      for (const bool after : {false, true}) {
+        add_slab(blocks, dst, inside, 0, after, std::nullopt);
+      }
+      run_blocks(blocks, dst.size() - inside.size());
+      return;
+    }
     if (inside.size() > 0) {
       source_.node()->materialize_into(inside);
     }
-    std::vector<std::function<void()>> blocks;
-    // 2r slabs partition the output around the interior: along axis k, before and after it,
-    // interior extent on the axes before k, full extent on the axes after. Each slab is cut
-    // into blocks on which every axis's position map is one arithmetic run, so each block is a
-    // plain strided view of the interior (reversed for reflections, stride 0 for edges).
     for (std::size_t k = 0; k < r; ++k) {
       for (const bool after : {false, true}) {
-        std::vector<std::pair<index_t, index_t>> slab(r);  // output [lo, hi) per axis
-        for (std::size_t j = 0; j < r; ++j) {
-          if (j < k) {
-            slab[j] = {widths_[j].first, widths_[j].first + in[j]};
-          } else if (j > k) {
-            slab[j] = {0, shape_[j]};
-          } else if (after) {
-            slab[j] = {widths_[k].first + in[k], shape_[k]};
-          } else {
-            slab[j] = {0, widths_[k].first};
-          }
-        }
-        bool empty = false;
-        for (const auto& [lo, hi] : slab) {
-          empty = empty || lo >= hi;
-        }
-        if (empty) {
-          continue;
-        }
-        if (mode_ == PadMode::constant || inside.size() == 0) {
-          std::vector<Selector> block;
-          for (const auto& [lo, hi] : slab) {
-            block.emplace_back(Range{lo, hi});
-          }
-          blocks.emplace_back([this, part = dst.select(block)]() mutable { part.fill(value_); });
-          continue;
-        }
-        add_blocks(blocks, dst, inside, slab);
+        add_slab(blocks, dst, inside, k, after, std::nullopt);
       }
     }
     run_blocks(blocks, dst.size() - inside.size());
   }
+
+  /// Adds the blocks of one border slab. The 2r slabs partition the output around the
+  /// interior: along axis k, before and after it, interior extent on the axes before k, full
+  /// extent on the axes after (@p rows narrows axis 0 for k >= 1). Each slab is cut into blocks
+  /// on which every axis's position map is one arithmetic run, so each block is a plain strided
+  /// view of the interior (reversed for reflections, stride 0 for edges).
+  void add_slab(std::vector<std::function<void()>>& blocks, Tensor<T>& dst, const Tensor<T>& inside,
+                std::size_t k, bool after, std::optional<std::pair<index_t, index_t>> rows) const {
+    const Index in = source_.shape();
+    const std::size_t r = in.size();
+    std::vector<std::pair<index_t, index_t>> slab(r);  // output [lo, hi) per axis
+    for (std::size_t j = 0; j < r; ++j) {
+      if (j < k) {
+        slab[j] = {widths_[j].first, widths_[j].first + in[j]};
+      } else if (j > k) {
+        slab[j] = {0, shape_[j]};
+      } else if (after) {
+        slab[j] = {widths_[k].first + in[k], shape_[k]};
+      } else {
+        slab[j] = {0, widths_[k].first};
+      }
+    }
+    if (rows && k >= 1) {
+      slab[0] = *rows;
+    }
+    for (const auto& [lo, hi] : slab) {
+      if (lo >= hi) {
+        return;
+      }
+    }
+    if (mode_ == PadMode::constant || inside.size() == 0) {
+      std::vector<Selector> block;
+      for (const auto& [lo, hi] : slab) {
+        block.emplace_back(Range{lo, hi});
+      }
+      blocks.emplace_back([this, part = dst.select(block)]() mutable { part.fill(value_, seq); });
+      return;
+    }
+    add_blocks(blocks, dst, inside, slab);
+  }
+
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     std::vector<PadWidth> widths;
     for (const index_t p : perm) {

@@ -153,6 +153,20 @@ TEST_CASE("large selections evaluate their blocks on several threads", "[select]
   REQUIRE(constant.materialize().to_vector() == read_each(constant));
 }
 
+TEST_CASE("a selection written into one of its own sources reads it first", "[select]") {
+  Tensor<int> t{1, 2, 3, 4};
+  auto reversed_halves = strata::concat<int>(
+      0, {t.select({strata::Range{2}}).reverse({0}), t.select({strata::Range{0, 2}}).reverse({0})});
+  reversed_halves.assign_to(t);
+  CHECK(t.to_vector() == V{4, 3, 2, 1});
+  Tensor<int> u{1, 2, 3};
+  strata::pad(u.select({strata::Range{0, 1}}), {{1, 1}}, PadMode::edge).assign_to(u);
+  CHECK(u.to_vector() == V{1, 1, 1});
+  Tensor<int> w{5, 1, 7};
+  strata::maximum(w.reverse({0}), Tensor<int>{2}).assign_to(w);
+  CHECK(w.to_vector() == V{7, 2, 5});
+}
+
 TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") {
   CHECK_THROWS_AS(strata::concat<int>(0, {a, Tensor<int>{1, 2}}), strata::ShapeError);
   CHECK_THROWS_WITH(strata::concat<int>(0, {a, Tensor<int>(Index{2, 4})}),

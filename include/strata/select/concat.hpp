@@ -59,6 +59,10 @@ std::vector<Selection<T>> permuted(const std::vector<Selection<T>>& sources, Ind
 template <class T>
 class ConcatNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return std::any_of(sources_.begin(), sources_.end(),
+                       [&buffer](const auto& s) { return s.node()->reads(buffer); });
+  }
   ConcatNode(std::vector<Selection<T>> sources, index_t axis)
       : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
     index_t at = 0;
@@ -113,6 +117,10 @@ class ConcatNode final : public SelectionNode<T> {
 template <class T>
 class InterleaveNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return std::any_of(sources_.begin(), sources_.end(),
+                       [&buffer](const auto& s) { return s.node()->reads(buffer); });
+  }
   InterleaveNode(std::vector<Selection<T>> sources, index_t axis)
       : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
     shape_ = sources_[0].shape();

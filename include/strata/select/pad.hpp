@@ -101,6 +101,9 @@ inline std::vector<index_t> pad_positions(index_t n, index_t before, index_t aft
 template <class T>
 class PadNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return source_.node()->reads(buffer);
+  }
   PadNode(Selection<T> source, std::vector<PadWidth> widths, PadMode mode, T value)
       : source_(std::move(source)), widths_(std::move(widths)), mode_(mode), value_(value) {
     const Index in = source_.shape();

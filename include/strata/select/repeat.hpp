@@ -12,6 +12,9 @@ namespace detail {
 template <class T>
 class RepeatNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return source_.node()->reads(buffer);
+  }
   RepeatNode(Selection<T> source, index_t count, std::size_t axis)
       : source_(std::move(source)), count_(count), axis_(axis) {}
   [[nodiscard]] Index shape() const override {

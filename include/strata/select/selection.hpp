@@ -46,6 +46,8 @@ class SelectionNode {
   virtual void explain(std::ostream& out, int depth) const = 0;
   /// The node's leaf tensor, when it is one (affine views then fuse into its Dimensions).
   [[nodiscard]] virtual const Tensor<T>* leaf() const { return nullptr; }
+  /// Whether some source tensor of the tree lives in @p buffer.
+  [[nodiscard]] virtual bool reads(const AnyBuffer<T>& buffer) const = 0;
   /// The node with its axes permuted, pushed into its sources; null when the node cannot
   /// (then the transpose becomes an affine view of it).
   [[nodiscard]] virtual std::shared_ptr<const SelectionNode> transposed(
@@ -103,6 +105,9 @@ class LeafNode final : public SelectionNode<T> {
         << (t_.buffer().data() == nullptr ? " (computed or custom storage)" : "") << "\n";
   }
   [[nodiscard]] const Tensor<T>* leaf() const override { return &t_; }
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return t_.buffer().same_storage(buffer);
+  }
 
  private:
   Tensor<T> t_;
@@ -134,6 +139,9 @@ class AffineNode final : public SelectionNode<T> {
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "view " << map_ << " -> " << to_string(shape()) << "\n";
     child_->explain(out, depth + 1);
+  }
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return child_->reads(buffer);
   }
   [[nodiscard]] const NodePtr<T>& child() const { return child_; }
   [[nodiscard]] const Dimensions& map() const { return map_; }
@@ -210,7 +218,8 @@ class Selection {
     return out;
   }
 
-  /// Writes the selection's values into a tensor view of the same shape.
+  /// Writes the selection's values into a tensor view of the same shape (evaluated apart
+  /// first when the view shares a buffer with one of the selection's sources).
   /// @param dst a writable view
   /// @throws ShapeError when the shapes differ; LayoutError when dst cannot be written
   void assign_to(Tensor<T>& dst) const {
@@ -222,6 +231,11 @@ class Selection {
       detail::fail<LayoutError>("assign_to",
                                 "the view cannot be written (a broadcast view or "
                                 "a read-only buffer)");
+    }
+    if (node_->reads(dst.buffer())) {
+      // The destination is one of the sources: evaluate apart first, as NumPy buffers overlaps.
+      dst.assign(materialize());
+      return;
     }
     node_->materialize_into(dst);
   }

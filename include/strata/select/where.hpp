@@ -32,6 +32,9 @@ inline Index broadcast_index(IndexSpan g, IndexSpan source_shape) {
 template <class T, class M>
 class WhereNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return a_.node()->reads(buffer) || b_.node()->reads(buffer);
+  }
   WhereNode(Selection<M> mask, Selection<T> a, Selection<T> b, Index shape)
       : mask_(std::move(mask)), a_(std::move(a)), b_(std::move(b)), shape_(std::move(shape)) {}
   [[nodiscard]] Index shape() const override { return shape_; }
@@ -84,6 +87,9 @@ class WhereNode final : public SelectionNode<T> {
 template <class T>
 class ExtremumNode final : public SelectionNode<T> {
  public:
+  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+    return a_.node()->reads(buffer) || b_.node()->reads(buffer);
+  }
   ExtremumNode(Selection<T> a, Selection<T> b, Index shape, bool maximum)
       : a_(std::move(a)), b_(std::move(b)), shape_(std::move(shape)), maximum_(maximum) {}
   [[nodiscard]] Index shape() const override { return shape_; }

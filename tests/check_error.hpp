@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,38 @@ inline std::string join_steps(const std::vector<std::string>& steps) {
     text += "  " + s + "\n";
   }
   return text;
+}
+
+/// Replays a conformance file (tests/data/*.txt): skips blank and `#` lines; a line whose first
+/// word is @p start_word begins a case (`start(in)` reads the rest of it); every other line is
+/// a step, `step(op, in)`, run with the case's steps so far in Catch's INFO.
+template <class Start, class Step>
+void replay_cases(const std::string& path, const std::string& start_word, Start&& start,
+                  Step&& step) {
+  std::ifstream file(path);
+  REQUIRE(file.good());
+  std::string line;
+  std::vector<std::string> steps;
+  int cases = 0;
+  while (std::getline(file, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    std::istringstream in(line);
+    std::string op;
+    in >> op;
+    if (op == start_word) {
+      steps.clear();
+      start(in);
+      continue;
+    }
+    steps.push_back(line);
+    INFO(start_word << " " << cases << ":\n" << join_steps(steps));
+    if (op == "end") {
+      ++cases;
+    }
+    step(op, in);
+  }
 }
 
 }  // namespace strata::test

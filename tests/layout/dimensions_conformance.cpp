@@ -39,57 +39,44 @@ struct View {
 }  // namespace
 
 TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]") {
-  std::ifstream file(STRATA_TEST_DATA_DIR "/dimensions_chains.txt");
-  REQUIRE(file.good());
-  std::string line;
   View view;
-  std::vector<std::string> steps;
   int chains = 0;
   int reshapes = 0;
   int copies = 0;
-  while (std::getline(file, line)) {
-    if (line.empty() || line[0] == '#') {
-      continue;
-    }
-    std::istringstream in(line);
-    std::string op;
-    in >> op;
-    if (op == "chain") {
-      steps.clear();
-      continue;
-    }
-    steps.push_back(line);
-    INFO("chain " << chains << ":\n" << strata::test::join_steps(steps));
-    if (op == "shape") {
-      const Index shape = read_indices(in);
-      view.dims = Dimensions(shape);
-      view.buffer.resize(static_cast<std::size_t>(view.dims.size()));
-      std::iota(view.buffer.begin(), view.buffer.end(), index_t{0});
-    } else if (strata::test::apply_view_step(view.dims, op, in)) {
-    } else if (op == "reshape") {
-      const Index shape = read_indices(in);
-      ++reshapes;
-      try {
-        view.dims = view.dims.reshape(shape);
-      } catch (const strata::LayoutError&) {
-        // NumPy copies here; so does the replay, then reshapes the copy.
-        ++copies;
-        View copy{view.values(), Dimensions(view.dims.shape())};
-        view = copy;
-        view.dims = view.dims.reshape(shape);
-      }
-    } else if (op == "expect_shape") {
-      REQUIRE(view.dims.shape() == read_indices(in));
-    } else if (op == "expect") {
-      const Index expected = read_indices(in);
-      const auto got = view.values();
-      REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) == got);
-    } else if (op == "end") {
-      ++chains;
-    } else {
-      FAIL("unknown step '" << op << "'");
-    }
-  }
+  strata::test::replay_cases(
+      STRATA_TEST_DATA_DIR "/dimensions_chains.txt", "chain",
+      [&](std::istringstream& in) { (void)in; },
+      [&](const std::string& op, std::istringstream& in) {
+        if (op == "shape") {
+          const Index shape = read_indices(in);
+          view.dims = Dimensions(shape);
+          view.buffer.resize(static_cast<std::size_t>(view.dims.size()));
+          std::iota(view.buffer.begin(), view.buffer.end(), index_t{0});
+        } else if (strata::test::apply_view_step(view.dims, op, in)) {
+        } else if (op == "reshape") {
+          const Index shape = read_indices(in);
+          ++reshapes;
+          try {
+            view.dims = view.dims.reshape(shape);
+          } catch (const strata::LayoutError&) {
+            // NumPy copies here; so does the replay, then reshapes the copy.
+            ++copies;
+            View copy{view.values(), Dimensions(view.dims.shape())};
+            view = copy;
+            view.dims = view.dims.reshape(shape);
+          }
+        } else if (op == "expect_shape") {
+          REQUIRE(view.dims.shape() == read_indices(in));
+        } else if (op == "expect") {
+          const Index expected = read_indices(in);
+          const auto got = view.values();
+          REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) == got);
+        } else if (op == "end") {
+          ++chains;
+        } else {
+          FAIL("unknown step '" << op << "'");
+        }
+      });
   CHECK(chains >= 1000);
   // Most reshapes are views; a few need the copy NumPy would make too.
   CHECK(reshapes > 100);

@@ -27,82 +27,71 @@ Selection<index_t> pop(std::vector<Selection<index_t>>& stack) {
 }  // namespace
 
 TEST_CASE("selections match NumPy on random programs", "[select][numpy]") {
-  std::ifstream file(STRATA_TEST_DATA_DIR "/selection_programs.txt");
-  REQUIRE(file.good());
-  std::string line;
-  std::vector<std::string> steps;
   std::vector<Selection<index_t>> stack;
   int programs = 0;
-  while (std::getline(file, line)) {
-    if (line.empty() || line[0] == '#') {
-      continue;
-    }
-    std::istringstream in(line);
-    std::string op;
-    in >> op;
-    if (op == "program") {
-      steps.clear();
-      stack.clear();
-      continue;
-    }
-    steps.push_back(line);
-    INFO("program " << programs << ":\n" << strata::test::join_steps(steps));
-    if (op == "push") {
-      const Index args = read_indices(in);
-      const Index shape(std::span<const index_t>(args).subspan(2));
-      std::vector<index_t> values(static_cast<std::size_t>(strata::checked_size(shape, "t")));
-      std::iota(values.begin(), values.end(), args[0]);
-      Tensor<index_t> t = Tensor<index_t>::from_vector(values, shape);
-      stack.emplace_back(args[1] == 1 ? t.reverse({0}) : t);
-    } else if (op == "concat" || op == "interleave") {
-      const Index args = read_indices(in);
-      std::vector<Selection<index_t>> sources(stack.end() - args[1], stack.end());
-      stack.erase(stack.end() - args[1], stack.end());
-      stack.push_back(op == "concat" ? strata::concat(args[0], sources)
-                                     : strata::interleave(args[0], sources));
-    } else if (op == "repeat") {
-      const Index args = read_indices(in);
-      stack.push_back(strata::repeat(pop(stack), args[0], args[1]));
-    } else if (op == "tile") {
-      stack.push_back(strata::tile(pop(stack), read_indices(in)));
-    } else if (op == "pad") {
-      std::string mode;
-      index_t value = 0;
-      in >> mode >> value;
-      const Index w = read_indices(in);
-      std::vector<strata::PadWidth> widths;
-      for (std::size_t k = 0; k + 1 < w.size(); k += 2) {
-        widths.emplace_back(w[k], w[k + 1]);
-      }
-      const strata::PadMode m = mode == "constant"    ? strata::PadMode::constant
-                                : mode == "edge"      ? strata::PadMode::edge
-                                : mode == "reflect"   ? strata::PadMode::reflect
-                                : mode == "symmetric" ? strata::PadMode::symmetric
-                                                      : strata::PadMode::wrap;
-      stack.push_back(strata::pad(pop(stack), widths, m, value));
-    } else if (op == "where") {
-      const auto b = pop(stack);
-      const auto mask_source = pop(stack).materialize();
-      const auto mask = strata::map(mask_source, [](index_t x) { return x % 2; });
-      const auto a = pop(stack);
-      stack.push_back(strata::where(mask, a, b));
-    } else if (op == "minimum" || op == "maximum") {
-      const auto b = pop(stack);
-      const auto a = pop(stack);
-      stack.push_back(op == "minimum" ? strata::minimum(a, b) : strata::maximum(a, b));
-    } else if (strata::test::apply_view_step(stack.back(), op, in)) {
-    } else if (op == "expect_shape") {
-      REQUIRE(stack.back().shape() == read_indices(in));
-    } else if (op == "expect") {
-      const Index expected = read_indices(in);
-      INFO(stack.back().explain());
-      REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) ==
-              stack.back().materialize().to_vector());
-    } else if (op == "end") {
-      ++programs;
-    } else {
-      FAIL("unknown step '" << op << "'");
-    }
-  }
+  strata::test::replay_cases(
+      STRATA_TEST_DATA_DIR "/selection_programs.txt", "program",
+      [&](std::istringstream& in) {
+        (void)in;
+        stack.clear();
+      },
+      [&](const std::string& op, std::istringstream& in) {
+        if (op == "push") {
+          const Index args = read_indices(in);
+          const Index shape(std::span<const index_t>(args).subspan(2));
+          std::vector<index_t> values(static_cast<std::size_t>(strata::checked_size(shape, "t")));
+          std::iota(values.begin(), values.end(), args[0]);
+          Tensor<index_t> t = Tensor<index_t>::from_vector(values, shape);
+          stack.emplace_back(args[1] == 1 ? t.reverse({0}) : t);
+        } else if (op == "concat" || op == "interleave") {
+          const Index args = read_indices(in);
+          std::vector<Selection<index_t>> sources(stack.end() - args[1], stack.end());
+          stack.erase(stack.end() - args[1], stack.end());
+          stack.push_back(op == "concat" ? strata::concat(args[0], sources)
+                                         : strata::interleave(args[0], sources));
+        } else if (op == "repeat") {
+          const Index args = read_indices(in);
+          stack.push_back(strata::repeat(pop(stack), args[0], args[1]));
+        } else if (op == "tile") {
+          stack.push_back(strata::tile(pop(stack), read_indices(in)));
+        } else if (op == "pad") {
+          std::string mode;
+          index_t value = 0;
+          in >> mode >> value;
+          const Index w = read_indices(in);
+          std::vector<strata::PadWidth> widths;
+          for (std::size_t k = 0; k + 1 < w.size(); k += 2) {
+            widths.emplace_back(w[k], w[k + 1]);
+          }
+          const strata::PadMode m = mode == "constant"    ? strata::PadMode::constant
+                                    : mode == "edge"      ? strata::PadMode::edge
+                                    : mode == "reflect"   ? strata::PadMode::reflect
+                                    : mode == "symmetric" ? strata::PadMode::symmetric
+                                                          : strata::PadMode::wrap;
+          stack.push_back(strata::pad(pop(stack), widths, m, value));
+        } else if (op == "where") {
+          const auto b = pop(stack);
+          const auto mask_source = pop(stack).materialize();
+          const auto mask = strata::map(mask_source, [](index_t x) { return x % 2; });
+          const auto a = pop(stack);
+          stack.push_back(strata::where(mask, a, b));
+        } else if (op == "minimum" || op == "maximum") {
+          const auto b = pop(stack);
+          const auto a = pop(stack);
+          stack.push_back(op == "minimum" ? strata::minimum(a, b) : strata::maximum(a, b));
+        } else if (strata::test::apply_view_step(stack.back(), op, in)) {
+        } else if (op == "expect_shape") {
+          REQUIRE(stack.back().shape() == read_indices(in));
+        } else if (op == "expect") {
+          const Index expected = read_indices(in);
+          INFO(stack.back().explain());
+          REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) ==
+                  stack.back().materialize().to_vector());
+        } else if (op == "end") {
+          ++programs;
+        } else {
+          FAIL("unknown step '" << op << "'");
+        }
+      });
   CHECK(programs == 600);
 }

@@ -26,90 +26,77 @@ Tensor<index_t> arange(const Index& shape, index_t start) {
 }  // namespace
 
 TEST_CASE("Tensor algorithms match NumPy on random views", "[tensor][numpy]") {
-  std::ifstream file(STRATA_TEST_DATA_DIR "/tensor_cases.txt");
-  REQUIRE(file.good());
-  std::string line;
   std::vector<std::string> kind;
-  std::vector<std::string> steps;
   Tensor<index_t> base;
   Tensor<index_t> view;
   Tensor<index_t> result;
   Index axes;
   bool keepdims = false;
   std::map<std::string, int> replayed;
-  while (std::getline(file, line)) {
-    if (line.empty() || line[0] == '#') {
-      continue;
-    }
-    std::istringstream in(line);
-    std::string op;
-    in >> op;
-    if (op == "case") {
-      kind.clear();
-      std::string word;
-      while (in >> word) {
-        kind.push_back(word);
-      }
-      steps.clear();
-      axes.clear();
-      keepdims = false;
-      continue;
-    }
-    steps.push_back(line);
-    INFO("case " << kind[0] << (kind.size() > 1 ? " " + kind[1] : "") << ":\n"
-                 << strata::test::join_steps(steps));
-    if (op == "shape") {
-      base = arange(read_indices(in), 0);
-      view = base;
-    } else if (strata::test::apply_view_step(view, op, in)) {
-    } else if (op == "reshape") {
-      const Index shape = read_indices(in);
-      try {
-        view = view.reshape(shape);
-      } catch (const strata::LayoutError&) {
-        view = view.copy().reshape(shape);  // NumPy copies here too
-      }
-    } else if (op == "other") {
-      const Tensor<index_t> other = arange(read_indices(in), kind[0] == "assign" ? 1000 : 100);
-      if (kind[0] == "assign") {
-        view.assign(other);
-        result = base;
-      } else {
-        const std::string& f = kind[1];
-        if (f == "add") {
-          result = strata::zip_with(view, other, std::plus<>{});
-        } else if (f == "mul") {
-          result = strata::zip_with(view, other, std::multiplies<>{});
-        } else {
-          result =
-              strata::zip_with(view, other, [](index_t a, index_t b) { return std::max(a, b); });
+  strata::test::replay_cases(
+      STRATA_TEST_DATA_DIR "/tensor_cases.txt", "case",
+      [&](std::istringstream& in) {
+        kind.clear();
+        std::string word;
+        while (in >> word) {
+          kind.push_back(word);
         }
-      }
-    } else if (op == "axes") {
-      axes = read_indices(in);
-    } else if (op == "keepdims") {
-      keepdims = read_indices(in)[0] == 1;
-      const std::string& f = kind[1];
-      result = f == "sum"   ? strata::sum(view, axes, keepdims)
-               : f == "min" ? strata::min(view, axes, keepdims)
-                            : strata::max(view, axes, keepdims);
-    } else if (op == "expect_shape") {
-      if (kind[0] == "map") {
-        result = strata::map(view, [](index_t x) { return x * x - 3 * x; });
-      } else if (kind[0] == "copy") {
-        result = view.copy();
-        REQUIRE(result.dims().is_native());
-      }
-      REQUIRE(result.shape() == read_indices(in));
-    } else if (op == "expect") {
-      const Index expected = read_indices(in);
-      REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) == result.to_vector());
-    } else if (op == "end") {
-      ++replayed[kind[0]];
-    } else {
-      FAIL("unknown step '" << op << "'");
-    }
-  }
+        axes.clear();
+        keepdims = false;
+      },
+      [&](const std::string& op, std::istringstream& in) {
+        if (op == "shape") {
+          base = arange(read_indices(in), 0);
+          view = base;
+        } else if (strata::test::apply_view_step(view, op, in)) {
+        } else if (op == "reshape") {
+          const Index shape = read_indices(in);
+          try {
+            view = view.reshape(shape);
+          } catch (const strata::LayoutError&) {
+            view = view.copy().reshape(shape);  // NumPy copies here too
+          }
+        } else if (op == "other") {
+          const Tensor<index_t> other = arange(read_indices(in), kind[0] == "assign" ? 1000 : 100);
+          if (kind[0] == "assign") {
+            view.assign(other);
+            result = base;
+          } else {
+            const std::string& f = kind[1];
+            if (f == "add") {
+              result = strata::zip_with(view, other, std::plus<>{});
+            } else if (f == "mul") {
+              result = strata::zip_with(view, other, std::multiplies<>{});
+            } else {
+              result = strata::zip_with(view, other,
+                                        [](index_t a, index_t b) { return std::max(a, b); });
+            }
+          }
+        } else if (op == "axes") {
+          axes = read_indices(in);
+        } else if (op == "keepdims") {
+          keepdims = read_indices(in)[0] == 1;
+          const std::string& f = kind[1];
+          result = f == "sum"   ? strata::sum(view, axes, keepdims)
+                   : f == "min" ? strata::min(view, axes, keepdims)
+                                : strata::max(view, axes, keepdims);
+        } else if (op == "expect_shape") {
+          if (kind[0] == "map") {
+            result = strata::map(view, [](index_t x) { return x * x - 3 * x; });
+          } else if (kind[0] == "copy") {
+            result = view.copy();
+            REQUIRE(result.dims().is_native());
+          }
+          REQUIRE(result.shape() == read_indices(in));
+        } else if (op == "expect") {
+          const Index expected = read_indices(in);
+          REQUIRE(std::vector<index_t>(expected.begin(), expected.end()) == result.to_vector());
+        } else if (op == "end") {
+          ++replayed[kind[0]];
+        } else {
+          FAIL("unknown step '" << op << "'");
+        }
+      });
   CHECK(replayed["copy"] == 300);
   CHECK(replayed["map"] == 300);
   CHECK(replayed["assign"] == 300);

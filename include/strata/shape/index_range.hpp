@@ -1,0 +1,199 @@
+/// strata::IndexRange: the random-access range of the indices of a shape, absolute (starting at
+/// the shape's origin) or relative to the origin.
+#pragma once
+
+#include "strata/core/index.hpp"
+
+#include <compare>
+#include <cstddef>
+#include <iterator>
+
+namespace strata {
+
+/// The indices of a shape in row-major order, as a random-access range.
+///
+/// `indices()` of a shape yields absolute indices (the origin added), `offsets()` yields indices
+/// relative to the origin. Stepping with `++` is O(1) amortised (an odometer; a jagged shape skips
+/// to its next non-empty row); `it + n` is O(rank) for smooth shapes and O(rank + log rows) for
+/// jagged ones; `end - begin` is O(1). The range holds a copy of the shape (cheap: extents, or a
+/// shared handle), so it may outlive the shape it came from; its iterators point into the range.
+///
+/// @code
+/// strata::Smooth s{2, 3};
+/// for (const strata::Index& i : s.slice({0, 1}, {2, 3}).indices()) { ... }  // [0 1] [0 2] ...
+/// auto r = s.indices();
+/// strata::Index fourth = r.begin()[3];                                        // [1 0]
+/// @endcode
+/// @tparam S the shape type (any ShapeLike)
+template <class S>
+class IndexRange {
+ public:
+  /// The random-access iterator; it dereferences to an Index by value.
+  class iterator {
+   public:
+    /// Iterator category (C++20 ranges).
+    using iterator_concept = std::random_access_iterator_tag;
+    /// Iterator category (legacy algorithms: the reference is a value).
+    using iterator_category = std::input_iterator_tag;
+    /// The yielded index.
+    using value_type = Index;
+    /// Distances between positions.
+    using difference_type = std::ptrdiff_t;
+    /// Dereferencing yields a value.
+    using reference = Index;
+
+    /// A singular iterator.
+    iterator() = default;
+
+    /// The index at this position.
+    /// @return the absolute index or the offset, as the range was asked
+    [[nodiscard]] Index operator*() const {
+      if (range_->relative_) {
+        return offset_;
+      }
+      Index absolute = offset_;
+      for (std::size_t k = 0; k < absolute.size(); ++k) {
+        absolute[k] += range_->origin_[k];
+      }
+      return absolute;
+    }
+    /// The index @p n positions away.
+    /// @param n the distance
+    /// @return the index
+    [[nodiscard]] Index operator[](difference_type n) const { return *(*this + n); }
+
+    /// Steps to the next index (an odometer step).
+    /// @return this iterator
+    iterator& operator++() {
+      ++position_;
+      if (position_ < range_->size_) {
+        range_->shape_.advance(std::span<index_t>(offset_));
+      }
+      return *this;
+    }
+    /// Steps to the next index.
+    /// @return the iterator before the step
+    iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    /// Steps back one index.
+    /// @return this iterator
+    iterator& operator--() { return *this += -1; }
+    /// Steps back one index.
+    /// @return the iterator before the step
+    iterator operator--(int) {
+      iterator before = *this;
+      --*this;
+      return before;
+    }
+    /// Moves @p n positions.
+    /// @param n the distance (any sign)
+    /// @return this iterator
+    iterator& operator+=(difference_type n) {
+      position_ += static_cast<index_t>(n);
+      seek();
+      return *this;
+    }
+    /// Moves back @p n positions.
+    /// @param n the distance
+    /// @return this iterator
+    iterator& operator-=(difference_type n) { return *this += -n; }
+    /// The iterator @p n positions further.
+    /// @param it the iterator
+    /// @param n the distance
+    /// @return the moved iterator
+    friend iterator operator+(iterator it, difference_type n) { return it += n; }
+    /// The iterator @p n positions further.
+    /// @param n the distance
+    /// @param it the iterator
+    /// @return the moved iterator
+    friend iterator operator+(difference_type n, iterator it) { return it += n; }
+    /// The iterator @p n positions back.
+    /// @param it the iterator
+    /// @param n the distance
+    /// @return the moved iterator
+    friend iterator operator-(iterator it, difference_type n) { return it -= n; }
+    /// The distance between two iterators of one range.
+    /// @param a the later iterator
+    /// @param b the earlier iterator
+    /// @return a's position minus b's
+    friend difference_type operator-(const iterator& a, const iterator& b) {
+      return static_cast<difference_type>(a.position_ - b.position_);
+    }
+    /// Equal positions.
+    /// @param a an iterator
+    /// @param b an iterator of the same range
+    /// @return whether they are at the same position
+    friend bool operator==(const iterator& a, const iterator& b) {
+      return a.position_ == b.position_;
+    }
+    /// Orders positions.
+    /// @param a an iterator
+    /// @param b an iterator of the same range
+    /// @return the order of their positions
+    friend std::strong_ordering operator<=>(const iterator& a, const iterator& b) {
+      return a.position_ <=> b.position_;
+    }
+
+    /// The linear (row-major) position of this iterator in its range.
+    /// @return the position, in [0, size]
+    [[nodiscard]] index_t position() const noexcept { return position_; }
+
+   private:
+    friend class IndexRange;
+    iterator(const IndexRange* range, index_t position)
+        : range_(range), position_(position), offset_(range->rank_, 0) {
+      seek();
+    }
+    void seek() {
+      if (position_ >= 0 && position_ < range_->size_) {
+        range_->shape_.unravel(position_, std::span<index_t>(offset_));
+      }
+    }
+
+    const IndexRange* range_ = nullptr;
+    index_t position_ = 0;
+    Index offset_;
+  };
+
+  /// The range of @p shape's indices.
+  /// @param shape the shape (copied)
+  /// @param relative true for offsets from the origin, false for absolute indices
+  IndexRange(S shape, bool relative)
+      : shape_(std::move(shape)),
+        origin_(shape_.origin()),
+        size_(shape_.size()),
+        rank_(static_cast<std::size_t>(shape_.rank())),
+        relative_(relative) {}
+
+  IndexRange(const IndexRange&) = delete;  ///< iterators point into the range: not copyable
+  IndexRange& operator=(const IndexRange&) = delete;
+  IndexRange(IndexRange&&) = delete;  ///< iterators point into the range: not movable
+  IndexRange& operator=(IndexRange&&) = delete;
+  ~IndexRange() = default;
+
+  /// The first index.
+  /// @return the iterator at position 0
+  [[nodiscard]] iterator begin() const { return iterator(this, 0); }
+  /// Past the last index.
+  /// @return the iterator at position size()
+  [[nodiscard]] iterator end() const { return iterator(this, size_); }
+  /// The number of indices.
+  /// @return the shape's size
+  [[nodiscard]] index_t size() const noexcept { return size_; }
+  /// The index at a position.
+  /// @param position in [0, size()) (unchecked)
+  /// @return the index
+  [[nodiscard]] Index operator[](index_t position) const { return begin()[position]; }
+
+ private:
+  S shape_;
+  Index origin_;
+  index_t size_;
+  std::size_t rank_;
+  bool relative_;
+};
+
+}  // namespace strata

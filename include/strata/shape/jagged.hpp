@@ -1,0 +1,290 @@
+/// strata::Jagged and strata::JaggedView: shapes whose slices along the outer modes have
+/// different shapes (ragged rows), and row ranges of them that keep their origin.
+#pragma once
+
+#include "strata/core/index.hpp"
+#include "strata/shape/shape.hpp"
+#include "strata/shape/shape_api.hpp"
+#include "strata/shape/smooth.hpp"
+
+#include <initializer_list>
+#include <iosfwd>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// The immutable description of a jagged shape, shared by the shape and its views.
+struct JaggedData {
+  Index outer;                        ///< the outer extents (the grid of rows)
+  int inner_rank = 1;                 ///< the rank s of every row's shape
+  std::vector<index_t> extents;       ///< rows x s extents, when every row is smooth
+  std::vector<Shape> inner;           ///< one shape per row, when some row is jagged
+  std::vector<index_t> starts{0};     ///< rows + 1 prefix sums of the row sizes
+
+  [[nodiscard]] index_t rows() const noexcept {
+    return static_cast<index_t>(starts.size()) - 1;
+  }
+  [[nodiscard]] bool smooth_rows() const noexcept { return inner.empty(); }
+  [[nodiscard]] std::span<const index_t> row_extents(index_t r) const noexcept {
+    return {extents.data() + r * inner_rank, static_cast<std::size_t>(inner_rank)};
+  }
+};
+
+/// Row-range logic shared by Jagged and JaggedView: rows [row0, row1) of a JaggedData whose
+/// outer grid (as seen by the view) is `outer`.
+class JaggedRows {
+ public:
+  JaggedRows();  // no rows, inner rank 1
+  JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, index_t row1, Index outer);
+
+  [[nodiscard]] const JaggedData& data() const noexcept { return *data_; }
+  [[nodiscard]] const std::shared_ptr<const JaggedData>& shared() const noexcept {
+    return data_;
+  }
+  [[nodiscard]] index_t row0() const noexcept { return row0_; }
+  [[nodiscard]] index_t row1() const noexcept { return row1_; }
+  [[nodiscard]] const Index& outer() const noexcept { return outer_; }
+  [[nodiscard]] int outer_rank() const noexcept { return static_cast<int>(outer_.size()); }
+  [[nodiscard]] int rank() const noexcept { return outer_rank() + data_->inner_rank; }
+  [[nodiscard]] index_t size() const noexcept {
+    return data_->starts[static_cast<std::size_t>(row1_)] -
+           data_->starts[static_cast<std::size_t>(row0_)];
+  }
+  [[nodiscard]] Shape row(index_t r) const;  // r counts from row0
+  [[nodiscard]] index_t uniform_extent(int mode, std::string_view what) const;
+  void unravel(index_t position, std::span<index_t> offset) const;
+  bool advance(std::span<index_t> offset) const;
+  [[nodiscard]] index_t ravel(std::span<const index_t> offset) const;
+  [[nodiscard]] bool contains_offset(std::span<const index_t> offset) const;
+  void print(std::ostream& out) const;
+  [[nodiscard]] bool same_as(const JaggedRows& other) const;
+  /// The rows of a box of the outer grid (offsets), as new rows (shared when contiguous).
+  [[nodiscard]] JaggedRows box(std::span<const index_t> lo, std::span<const index_t> hi) const;
+  /// The same rows with a description of their own when they are not all of the shared one.
+  [[nodiscard]] JaggedRows compact() const;
+  /// Drops outer mode @p mode at offset @p i.
+  [[nodiscard]] JaggedRows chip_outer(int mode, index_t i) const;
+  /// Chips inner mode @p mode (of the rows) at @p i in every row; null when rows become scalars.
+  [[nodiscard]] JaggedRows chip_inner(int mode, index_t i, std::string_view what) const;
+
+ private:
+  [[nodiscard]] index_t row_of(std::span<const index_t> offset) const;
+  void first_of_row(index_t r, std::span<index_t> offset) const;
+
+  std::shared_ptr<const JaggedData> data_;
+  index_t row0_ = 0;
+  index_t row1_ = 0;
+  Index outer_;
+};
+
+}  // namespace detail
+
+/// A shape whose slices along the outer modes have different shapes of one rank s.
+///
+/// `Jagged{Smooth{3}, Smooth{5}, Smooth{2}}` is a rank-2 jagged matrix of 10 elements: 3 rows
+/// (the outer mode) of lengths 3, 5 and 2 (the inner, ragged mode). Rows may be smooth of any
+/// rank >= 1 or jagged themselves (of one rank); the outer grid may have any rank (a 2x2 grid of
+/// tiles with different shapes is `Jagged(Index{2, 2}, {...4 shapes...})`). Indices are the outer
+/// index followed by the index inside the row; iteration walks the rows in row-major order.
+///
+/// A Jagged shares its description (copies are cheap) and is immutable. Random access into its
+/// indices is O(log rows) (a binary search of the row starts).
+///
+/// @code
+/// auto j = strata::Jagged::from_lengths({3, 0, 2});   // Jagged[3]{[3] [0] [2]}
+/// j.size();                                           // 5
+/// j.index_at(3);                                      // [2 0] (row 1 is empty)
+/// j.row(2);                                           // Smooth[2]
+/// j.slice({1}, {3});                                  // rows 1..2, origin [1 0]
+/// @endcode
+/// Design page: @ref shapes_page.
+class Jagged : public ShapeAPI<Jagged> {
+ public:
+  /// No rows: outer extent 0, rows of rank 1, size 0.
+  Jagged();
+  /// One row per inner shape, along one outer mode.
+  /// @param rows the row shapes, all of one rank >= 1
+  /// @throws ShapeError for rows of different ranks, rank-0 rows or an overflowing size
+  Jagged(std::initializer_list<Smooth> rows);
+  /// One row per inner shape, along one outer mode.
+  /// @param rows the row shapes (smooth or jagged, values or views), all of one rank >= 1
+  /// @throws ShapeError for rows of different ranks, rank-0 rows or an overflowing size
+  explicit Jagged(std::vector<Shape> rows);
+  /// Rows on an outer grid of any rank, in row-major order of the grid.
+  /// @param outer the outer extents; their product is the number of rows
+  /// @param rows the row shapes, all of one rank >= 1
+  /// @throws ShapeError for a negative outer extent, a row count that differs from the grid,
+  ///         rows of different ranks or an overflowing size
+  Jagged(IndexSpan outer, std::vector<Shape> rows);
+  /// A jagged matrix from its row lengths: `from_lengths({3, 5, 2})`.
+  /// @param lengths one length per row, each >= 0
+  /// @return the shape (rank 2)
+  /// @throws ShapeError for a negative length or an overflowing size
+  static Jagged from_lengths(IndexSpan lengths);
+  /// A jagged shape from a table of row extents (rows are smooth of rank @p inner_rank).
+  /// @param outer the outer extents
+  /// @param inner_rank the rank of every row, >= 1
+  /// @param extents rows x inner_rank extents, row after row
+  /// @return the shape
+  /// @throws ShapeError for negative extents, a table of the wrong length or an overflow
+  static Jagged from_extents(IndexSpan outer, int inner_rank, IndexSpan extents);
+
+  /// @copydoc Smooth::rank
+  [[nodiscard]] int rank() const noexcept { return rows_.rank(); }
+  /// @copydoc Smooth::size
+  [[nodiscard]] index_t size() const noexcept { return rows_.size(); }
+  /// All zeros.
+  /// @return the origin
+  [[nodiscard]] Index origin() const { return Index(static_cast<std::size_t>(rank()), 0); }
+  /// The number of outer modes.
+  /// @return the outer rank
+  [[nodiscard]] int outer_rank() const noexcept { return rows_.outer_rank(); }
+  /// The rank of every row.
+  /// @return the inner rank
+  [[nodiscard]] int inner_rank() const noexcept { return rows_.data().inner_rank; }
+  /// The outer extents (the grid of rows).
+  /// @return one extent per outer mode
+  [[nodiscard]] IndexSpan outer_extents() const noexcept { return rows_.outer(); }
+  /// The number of rows (product of the outer extents).
+  /// @return the count
+  [[nodiscard]] index_t n_rows() const noexcept { return rows_.row1() - rows_.row0(); }
+  /// The shape of a row, by its row-major number in the outer grid.
+  /// @param r in [0, n_rows())
+  /// @return the row's shape (Smooth or Jagged)
+  /// @throws IndexError for a row that does not exist
+  [[nodiscard]] Shape row(index_t r) const;
+  /// Whether every row is smooth (not jagged itself).
+  /// @return true for smooth rows
+  [[nodiscard]] bool smooth_rows() const noexcept { return rows_.data().smooth_rows(); }
+  /// Row starts: the position of each row's first element, plus the size (n_rows() + 1 values,
+  /// the prefix sums of the row sizes, as the offsets of a ragged array).
+  /// @return the prefix sums
+  [[nodiscard]] std::span<const index_t> row_starts() const noexcept;
+
+  /// The rows in a box of the outer grid; the view keeps its indices.
+  /// @param lo first outer index, one per outer mode
+  /// @param hi one past the last
+  /// @return the view (O(1) for outer rank 1; O(rows in the box) otherwise)
+  /// @throws IndexError for bounds of the wrong length (slices cut rows only, not inside them),
+  ///         lo > hi or a box outside the grid
+  [[nodiscard]] JaggedView slice(IndexSpan lo, IndexSpan hi) const;
+  /// The slice at index @p i of @p mode, one rank lower.
+  ///
+  /// Chipping the only outer mode gives that row's shape; chipping one of several outer modes
+  /// gives the rows at that grid index; chipping an inner mode chips every row (each must have
+  /// index @p i), and rows of rank 1 become scalars (the result is then smooth).
+  /// @param mode the mode to drop
+  /// @param i the absolute index along it
+  /// @return the view, as a Shape
+  /// @throws IndexError for a mode that does not exist or an index out of range (in any row)
+  [[nodiscard]] Shape chip(int mode, index_t i) const;
+
+  /// @copydoc Smooth::uniform_extent
+  [[nodiscard]] index_t uniform_extent(int mode) const {
+    return rows_.uniform_extent(mode, to_string());
+  }
+  /// @copydoc Smooth::unravel
+  void unravel(index_t position, std::span<index_t> offset) const {
+    rows_.unravel(position, offset);
+  }
+  /// @copydoc Smooth::advance
+  bool advance(std::span<index_t> offset) const { return rows_.advance(offset); }
+  /// @copydoc Smooth::ravel
+  [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows_.ravel(offset); }
+  /// @copydoc Smooth::contains_offset
+  [[nodiscard]] bool contains_offset(IndexSpan offset) const {
+    return rows_.contains_offset(offset);
+  }
+  /// Primitive: prints `Jagged[3]{[3] [5] [2]}` (long row lists are elided).
+  /// @param out the stream
+  void print(std::ostream& out) const { rows_.print(out); }
+  /// Primitive: equal outer extents and row shapes.
+  /// @param other a shape
+  /// @return whether they are equal
+  [[nodiscard]] bool same_as(const Jagged& other) const { return rows_.same_as(other.rows_); }
+
+  /// The rows behind this shape (for views and layouts).
+  /// @return the shared row description
+  [[nodiscard]] const detail::JaggedRows& rows() const noexcept { return rows_; }
+
+ private:
+  explicit Jagged(detail::JaggedRows rows) : rows_(std::move(rows)) {}
+  friend class JaggedView;
+  friend class Nested;
+  detail::JaggedRows rows_;
+};
+
+/// Rows of a jagged shape, keeping the indices they had there (their origin).
+class JaggedView : public ShapeAPI<JaggedView> {
+ public:
+  /// An empty view (no rows).
+  JaggedView() = default;
+  /// The whole of @p shape as a view (origin zeros).
+  /// @param shape the shape
+  explicit JaggedView(const Jagged& shape);
+  /// A view of rows with an origin (what slice and chip build).
+  /// @param rows the rows
+  /// @param origin the first absolute index (one per mode; inner modes start at 0)
+  JaggedView(detail::JaggedRows rows, Index origin)
+      : rows_(std::move(rows)), origin_(std::move(origin)) {}
+
+  /// @copydoc Smooth::rank
+  [[nodiscard]] int rank() const noexcept { return rows_.rank(); }
+  /// @copydoc Smooth::size
+  [[nodiscard]] index_t size() const noexcept { return rows_.size(); }
+  /// The first absolute index (outer modes offset by the slice; inner modes start at 0).
+  /// @return the origin
+  [[nodiscard]] Index origin() const { return origin_; }
+  /// @copydoc Jagged::outer_rank
+  [[nodiscard]] int outer_rank() const noexcept { return rows_.outer_rank(); }
+  /// @copydoc Jagged::outer_extents
+  [[nodiscard]] IndexSpan outer_extents() const noexcept { return rows_.outer(); }
+  /// @copydoc Jagged::n_rows
+  [[nodiscard]] index_t n_rows() const noexcept { return rows_.row1() - rows_.row0(); }
+  /// @copydoc Jagged::row
+  [[nodiscard]] Shape row(index_t r) const;
+  /// The viewed rows as a Jagged of their own (origin dropped; O(1) when they share storage).
+  /// @return the shape
+  [[nodiscard]] Jagged shape() const { return Jagged(rows_.compact()); }
+
+  /// @copydoc Jagged::slice
+  [[nodiscard]] JaggedView slice(IndexSpan lo, IndexSpan hi) const;
+  /// @copydoc Jagged::chip
+  [[nodiscard]] Shape chip(int mode, index_t i) const;
+
+  /// @copydoc Smooth::uniform_extent
+  [[nodiscard]] index_t uniform_extent(int mode) const {
+    return rows_.uniform_extent(mode, to_string());
+  }
+  /// @copydoc Smooth::unravel
+  void unravel(index_t position, std::span<index_t> offset) const {
+    rows_.unravel(position, offset);
+  }
+  /// @copydoc Smooth::advance
+  bool advance(std::span<index_t> offset) const { return rows_.advance(offset); }
+  /// @copydoc Smooth::ravel
+  [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows_.ravel(offset); }
+  /// @copydoc Smooth::contains_offset
+  [[nodiscard]] bool contains_offset(IndexSpan offset) const {
+    return rows_.contains_offset(offset);
+  }
+  /// Primitive: prints `Jagged[2]{[0] [2]} at [1 0]`.
+  /// @param out the stream
+  void print(std::ostream& out) const;
+  /// Primitive: equal rows and origin.
+  /// @param other a view
+  /// @return whether they are equal
+  [[nodiscard]] bool same_as(const JaggedView& other) const {
+    return origin_ == other.origin_ && rows_.same_as(other.rows_);
+  }
+
+ private:
+  detail::JaggedRows rows_;
+  Index origin_;
+};
+
+}  // namespace strata

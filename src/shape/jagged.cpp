@@ -1,0 +1,488 @@
+// Jagged and JaggedView: ragged rows over an outer grid, binary search of row starts for random
+// access, odometer steps that skip empty rows, slicing and chipping.
+#include "strata/shape/jagged.hpp"
+
+#include "strata/core/checked.hpp"
+#include "strata/shape/nested.hpp"
+
+#include <algorithm>
+#include <ostream>
+
+namespace strata {
+namespace detail {
+namespace {
+
+/// A row shape without its origin: views become the shape they view, nested shapes flatten.
+Shape normalised_row(const Shape& row) {
+  if (row.is<SmoothView>()) {
+    return row.as<SmoothView>().shape();
+  }
+  if (row.is<JaggedView>()) {
+    return row.as<JaggedView>().shape();
+  }
+  if (row.is<Nested>()) {
+    return row.as<Nested>().flatten();
+  }
+  if (row.is<NestedView>()) {
+    return row.as<NestedView>().flatten();
+  }
+  return row;
+}
+
+/// Builds the shared description; checks ranks and sizes.
+std::shared_ptr<const JaggedData> make_data(Index outer, int inner_rank,
+                                            std::vector<index_t> extents,
+                                            std::vector<Shape> inner, std::string_view op) {
+  auto data = std::make_shared<JaggedData>();
+  data->outer = std::move(outer);
+  data->inner_rank = inner_rank;
+  const index_t rows = checked_extents(data->outer, op);
+  data->starts.assign(static_cast<std::size_t>(rows) + 1, 0);
+  if (inner.empty()) {
+    data->extents = std::move(extents);
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t size = checked_extents(data->row_extents(r), op);
+      data->starts[static_cast<std::size_t>(r) + 1] =
+          checked_add(data->starts[static_cast<std::size_t>(r)], size, op);
+    }
+  } else {
+    data->inner = std::move(inner);
+    for (index_t r = 0; r < rows; ++r) {
+      data->starts[static_cast<std::size_t>(r) + 1] =
+          checked_add(data->starts[static_cast<std::size_t>(r)],
+                      data->inner[static_cast<std::size_t>(r)].size(), op);
+    }
+  }
+  return data;
+}
+
+/// Rows from shapes: a table of extents when all are smooth, the shapes otherwise.
+std::shared_ptr<const JaggedData> data_from_rows(IndexSpan outer, std::vector<Shape> rows,
+                                                 std::string_view op) {
+  const index_t count = checked_extents(outer, op);
+  if (count != static_cast<index_t>(rows.size())) {
+    fail<ShapeError>(op, "outer extents ", strata::to_string(outer), " make ", count,
+                     " rows but ", rows.size(), " row shapes were given");
+  }
+  int inner_rank = 1;
+  bool all_smooth = true;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    rows[r] = normalised_row(rows[r]);
+    if (rows[r].rank() < 1) {
+      fail<ShapeError>(op, "row ", r, " has rank 0; jagged rows need rank >= 1");
+    }
+    if (r == 0) {
+      inner_rank = rows[r].rank();
+    } else if (rows[r].rank() != inner_rank) {
+      fail<ShapeError>(op, "row ", r, " ", rows[r].to_string(), " has rank ", rows[r].rank(),
+                       " but row 0 ", rows[0].to_string(), " has rank ", inner_rank,
+                       "; all rows need one rank");
+    }
+    all_smooth = all_smooth && rows[r].is<Smooth>();
+  }
+  std::vector<index_t> extents;
+  if (all_smooth) {
+    extents.reserve(rows.size() * static_cast<std::size_t>(inner_rank));
+    for (const Shape& row : rows) {
+      const IndexSpan e = row.as<Smooth>().extents();
+      extents.insert(extents.end(), e.begin(), e.end());
+    }
+    rows.clear();
+  }
+  return make_data(Index(outer.begin(), outer.end()), inner_rank, std::move(extents),
+                   std::move(rows), op);
+}
+
+Index erase_mode(IndexSpan values, int mode) {
+  Index out(values.begin(), values.end());
+  out.erase(out.begin() + mode);
+  return out;
+}
+
+}  // namespace
+
+JaggedRows::JaggedRows()
+    : data_(make_data(Index{0}, 1, {}, {}, "Jagged")), row1_(0), outer_{0} {}
+
+JaggedRows::JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, index_t row1,
+                       Index outer)
+    : data_(std::move(data)), row0_(row0), row1_(row1), outer_(std::move(outer)) {}
+
+Shape JaggedRows::row(index_t r) const {
+  const index_t abs = row0_ + r;
+  if (data_->smooth_rows()) {
+    return Smooth(IndexSpan(data_->row_extents(abs)));
+  }
+  return data_->inner[static_cast<std::size_t>(abs)];
+}
+
+index_t JaggedRows::uniform_extent(int mode, std::string_view what) const {
+  if (mode < outer_rank()) {
+    return outer_[static_cast<std::size_t>(mode)];
+  }
+  const int m = mode - outer_rank();
+  if (row1_ == row0_) {
+    fail<ShapeError>("extent", "mode ", mode, " of ", what,
+                     " is an inner mode and there are no rows to ask");
+  }
+  const index_t first = row(0).uniform_extent(m);
+  for (index_t r = 1; r < row1_ - row0_; ++r) {
+    const index_t e = row(r).uniform_extent(m);
+    if (e != first) {
+      fail<ShapeError>("extent", "mode ", mode, " of ", what, " is ragged (row 0 has ", first,
+                       ", row ", r, " has ", e, "); ask a row: row(r).extent(", m, ")");
+    }
+  }
+  return first;
+}
+
+index_t JaggedRows::row_of(std::span<const index_t> offset) const {
+  return row0_ + smooth_ravel(outer_, offset.first(outer_.size()));
+}
+
+void JaggedRows::first_of_row(index_t r, std::span<index_t> inner) const {
+  if (data_->smooth_rows()) {
+    std::fill(inner.begin(), inner.end(), 0);
+  } else {
+    data_->inner[static_cast<std::size_t>(r)].unravel(0, inner);
+  }
+}
+
+void JaggedRows::unravel(index_t position, std::span<index_t> offset) const {
+  const auto& starts = data_->starts;
+  const index_t global = starts[static_cast<std::size_t>(row0_)] + position;
+  const auto first = starts.begin() + row0_;
+  const auto last = starts.begin() + row1_ + 1;
+  const index_t r = (std::upper_bound(first, last, global) - starts.begin()) - 1;
+  const std::size_t o = outer_.size();
+  smooth_unravel(r - row0_, outer_, offset.first(o));
+  const index_t inside = global - starts[static_cast<std::size_t>(r)];
+  if (data_->smooth_rows()) {
+    smooth_unravel(inside, data_->row_extents(r), offset.subspan(o));
+  } else {
+    data_->inner[static_cast<std::size_t>(r)].unravel(inside, offset.subspan(o));
+  }
+}
+
+bool JaggedRows::advance(std::span<index_t> offset) const {
+  const std::size_t o = outer_.size();
+  const index_t r = row_of(offset);
+  const std::span<index_t> inner = offset.subspan(o);
+  const bool stepped = data_->smooth_rows()
+                           ? smooth_advance(data_->row_extents(r), inner)
+                           : data_->inner[static_cast<std::size_t>(r)].advance(inner);
+  if (stepped) {
+    return true;
+  }
+  const auto& starts = data_->starts;
+  index_t next = r + 1;
+  while (next < row1_ &&
+         starts[static_cast<std::size_t>(next) + 1] == starts[static_cast<std::size_t>(next)]) {
+    ++next;
+  }
+  if (next >= row1_) {
+    return false;
+  }
+  smooth_unravel(next - row0_, outer_, offset.first(o));
+  first_of_row(next, inner);
+  return true;
+}
+
+index_t JaggedRows::ravel(std::span<const index_t> offset) const {
+  const std::size_t o = outer_.size();
+  const index_t r = row_of(offset);
+  const auto inner = offset.subspan(o);
+  const index_t inside = data_->smooth_rows()
+                             ? smooth_ravel(data_->row_extents(r), inner)
+                             : data_->inner[static_cast<std::size_t>(r)].ravel(IndexSpan(inner));
+  return data_->starts[static_cast<std::size_t>(r)] -
+         data_->starts[static_cast<std::size_t>(row0_)] + inside;
+}
+
+bool JaggedRows::contains_offset(std::span<const index_t> offset) const {
+  if (static_cast<int>(offset.size()) != rank()) {
+    return false;
+  }
+  const std::size_t o = outer_.size();
+  if (!smooth_contains(outer_, offset.first(o))) {
+    return false;
+  }
+  const index_t r = row_of(offset);
+  const auto inner = offset.subspan(o);
+  return data_->smooth_rows()
+             ? smooth_contains(data_->row_extents(r), inner)
+             : data_->inner[static_cast<std::size_t>(r)].contains_offset(IndexSpan(inner));
+}
+
+void JaggedRows::print(std::ostream& out) const {
+  out << "Jagged" << strata::to_string(outer_) << "{";
+  const index_t n = row1_ - row0_;
+  for (index_t r = 0; r < n; ++r) {
+    if (n > 8 && r == 3) {
+      out << " ...";
+      r = n - 3;
+    }
+    out << (r == 0 ? "" : " ");
+    if (data_->smooth_rows()) {
+      out << strata::to_string(data_->row_extents(row0_ + r));
+    } else {
+      data_->inner[static_cast<std::size_t>(row0_ + r)].print(out);
+    }
+  }
+  out << "}";
+}
+
+bool JaggedRows::same_as(const JaggedRows& other) const {
+  if (outer_ != other.outer_ || data_->inner_rank != other.data_->inner_rank) {
+    return false;
+  }
+  if (data_ == other.data_ && row0_ == other.row0_) {
+    return true;
+  }
+  const index_t n = row1_ - row0_;
+  if (data_->smooth_rows() && other.data_->smooth_rows()) {
+    const auto s = static_cast<std::ptrdiff_t>(data_->inner_rank);
+    return std::equal(data_->extents.begin() + row0_ * s, data_->extents.begin() + row1_ * s,
+                      other.data_->extents.begin() + other.row0_ * s);
+  }
+  for (index_t r = 0; r < n; ++r) {
+    if (!(row(r) == other.row(r))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+JaggedRows JaggedRows::box(std::span<const index_t> lo, std::span<const index_t> hi) const {
+  const std::size_t o = outer_.size();
+  Index extents(o, 0);
+  for (std::size_t k = 0; k < o; ++k) {
+    extents[k] = hi[k] - lo[k];
+  }
+  const index_t count = checked_size(extents, "slice");
+  // Contiguous in row-major order when leading modes have extent 1 and trailing ones are whole.
+  std::size_t k = 0;
+  while (k < o && extents[k] == 1) {
+    ++k;
+  }
+  bool contiguous = true;
+  for (std::size_t m = k + 1; m < o; ++m) {
+    contiguous = contiguous && lo[m] == 0 && hi[m] == outer_[m];
+  }
+  if (contiguous || count == 0) {
+    const index_t start = count == 0 ? row0_ : row0_ + smooth_ravel(outer_, lo);
+    return {data_, start, start + count, extents};
+  }
+  std::vector<index_t> table;
+  std::vector<Shape> shapes;
+  Index at(lo.begin(), lo.end());
+  Index step(o, 0);
+  do {
+    for (std::size_t m = 0; m < o; ++m) {
+      at[m] = lo[m] + step[m];
+    }
+    const index_t r = row_of(at);
+    if (data_->smooth_rows()) {
+      const auto e = data_->row_extents(r);
+      table.insert(table.end(), e.begin(), e.end());
+    } else {
+      shapes.push_back(data_->inner[static_cast<std::size_t>(r)]);
+    }
+  } while (smooth_advance(extents, step));
+  auto data = make_data(extents, data_->inner_rank, std::move(table), std::move(shapes), "slice");
+  return {data, 0, count, extents};
+}
+
+JaggedRows JaggedRows::compact() const {
+  if (row0_ == 0 && row1_ == data_->rows() && outer_ == data_->outer) {
+    return *this;
+  }
+  std::vector<index_t> table;
+  std::vector<Shape> shapes;
+  if (data_->smooth_rows()) {
+    const auto s = static_cast<std::ptrdiff_t>(data_->inner_rank);
+    table.assign(data_->extents.begin() + row0_ * s, data_->extents.begin() + row1_ * s);
+  } else {
+    shapes.assign(data_->inner.begin() + row0_, data_->inner.begin() + row1_);
+  }
+  auto data = make_data(outer_, data_->inner_rank, std::move(table), std::move(shapes), "shape");
+  return {data, 0, row1_ - row0_, outer_};
+}
+
+JaggedRows JaggedRows::chip_outer(int mode, index_t i) const {
+  Index lo(outer_.size(), 0);
+  Index hi(outer_.begin(), outer_.end());
+  lo[static_cast<std::size_t>(mode)] = i;
+  hi[static_cast<std::size_t>(mode)] = i + 1;
+  const JaggedRows rows = box(lo, hi);
+  return {rows.data_, rows.row0_, rows.row1_, erase_mode(rows.outer_, mode)};
+}
+
+JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) const {
+  const index_t n = row1_ - row0_;
+  std::vector<index_t> table;
+  std::vector<Shape> shapes;
+  for (index_t r = 0; r < n; ++r) {
+    if (data_->smooth_rows()) {
+      const auto e = data_->row_extents(row0_ + r);
+      if (i < 0 || i >= e[static_cast<std::size_t>(mode)]) {
+        fail<IndexError>("chip", "index ", i, " is outside [0, ", e[static_cast<std::size_t>(mode)],
+                         ") of inner mode ", mode, " in row ", r, " of ", what);
+      }
+      const Index kept = erase_mode(e, mode);
+      table.insert(table.end(), kept.begin(), kept.end());
+    } else {
+      shapes.push_back(row(r).chip(mode, i));
+    }
+  }
+  Index rows_outer = outer_;
+  auto data = make_data(rows_outer, data_->inner_rank - 1, std::move(table), std::move(shapes),
+                        "chip");
+  return {data, 0, n, outer_};
+}
+
+/// slice() of a Jagged or JaggedView: outer bounds only, absolute indices.
+JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, IndexSpan hi,
+                      const std::string& what) {
+  const auto o = static_cast<std::size_t>(rows.outer_rank());
+  if (lo.size() != o || hi.size() != o) {
+    fail<IndexError>("slice", "bounds ", strata::to_string(lo), " and ", strata::to_string(hi),
+                     " need ", o, " entries for ", what,
+                     " (a jagged shape is sliced along its outer modes; rows stay whole)");
+  }
+  Index lo_offset(o, 0);
+  Index hi_offset(o, 0);
+  for (std::size_t k = 0; k < o; ++k) {
+    if (lo[k] > hi[k]) {
+      fail<IndexError>("slice", "lo ", strata::to_string(lo), " exceeds hi ",
+                       strata::to_string(hi), " in mode ", k);
+    }
+    const index_t extent = rows.outer()[k];
+    if (lo[k] < origin[k] || hi[k] > origin[k] + extent) {
+      fail<IndexError>("slice", "bounds [", lo[k], ", ", hi[k], ") of mode ", k, " leave [",
+                       origin[k], ", ", origin[k] + extent, ") of ", what);
+    }
+    lo_offset[k] = lo[k] - origin[k];
+    hi_offset[k] = hi[k] - origin[k];
+  }
+  Index new_origin(origin.begin(), origin.end());
+  std::copy(lo.begin(), lo.end(), new_origin.begin());
+  return {rows.box(lo_offset, hi_offset), new_origin};
+}
+
+/// chip() of a Jagged or JaggedView.
+Shape chip_rows(const JaggedRows& rows, IndexSpan origin, int mode, index_t i,
+                const std::string& what) {
+  const int o = rows.outer_rank();
+  const auto m = static_cast<std::size_t>(mode);
+  if (mode < o) {
+    const index_t extent = rows.outer()[m];
+    if (i < origin[m] || i >= origin[m] + extent) {
+      fail<IndexError>("chip", "index ", i, " is outside [", origin[m], ", ", origin[m] + extent,
+                       ") of mode ", mode, " in ", what);
+    }
+    if (o == 1) {
+      return rows.row(i - origin[m]);
+    }
+    return JaggedView(rows.chip_outer(mode, i - origin[m]), erase_mode(origin, mode));
+  }
+  const int inner_mode = mode - o;
+  if (rows.data().inner_rank == 1) {
+    for (index_t r = 0; r < rows.row1() - rows.row0(); ++r) {
+      const index_t length = rows.row(r).extent(0);
+      if (i < 0 || i >= length) {
+        fail<IndexError>("chip", "index ", i, " is outside [0, ", length, ") of mode ", mode,
+                         " in row ", r, " of ", what);
+      }
+    }
+    return SmoothView(rows.outer(), origin.first(static_cast<std::size_t>(o)));
+  }
+  return JaggedView(rows.chip_inner(inner_mode, i, what), erase_mode(origin, mode));
+}
+
+}  // namespace detail
+
+Jagged::Jagged() = default;
+
+Jagged::Jagged(std::initializer_list<Smooth> rows)
+    : Jagged(std::vector<Shape>(rows.begin(), rows.end())) {}
+
+Jagged::Jagged(std::vector<Shape> rows)
+    : Jagged(Index{static_cast<index_t>(rows.size())}, std::move(rows)) {}
+
+Jagged::Jagged(IndexSpan outer, std::vector<Shape> rows) {
+  auto data = detail::data_from_rows(outer, std::move(rows), "Jagged");
+  const index_t n = data->rows();
+  rows_ = detail::JaggedRows(data, 0, n, data->outer);
+}
+
+Jagged Jagged::from_lengths(IndexSpan lengths) {
+  return from_extents({static_cast<index_t>(lengths.size())}, 1, lengths);
+}
+
+Jagged Jagged::from_extents(IndexSpan outer, int inner_rank, IndexSpan extents) {
+  if (inner_rank < 1) {
+    detail::fail<ShapeError>("Jagged::from_extents", "inner rank ", inner_rank,
+                             " is not >= 1");
+  }
+  const index_t rows = detail::checked_extents(outer, "Jagged::from_extents");
+  if (checked_mul(rows, inner_rank, "Jagged::from_extents") !=
+      static_cast<index_t>(extents.size())) {
+    detail::fail<ShapeError>("Jagged::from_extents", "extents table has ", extents.size(),
+                             " entries; ", rows, " rows of rank ", inner_rank, " need ",
+                             rows * inner_rank);
+  }
+  auto data = detail::make_data(Index(outer.begin(), outer.end()), inner_rank,
+                                std::vector<index_t>(extents.begin(), extents.end()), {},
+                                "Jagged::from_extents");
+  return Jagged(detail::JaggedRows(data, 0, rows, data->outer));
+}
+
+Shape Jagged::row(index_t r) const {
+  if (r < 0 || r >= n_rows()) {
+    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ",
+                             to_string());
+  }
+  return rows_.row(r);
+}
+
+std::span<const index_t> Jagged::row_starts() const noexcept {
+  return {rows_.data().starts.data() + rows_.row0(),
+          static_cast<std::size_t>(n_rows()) + 1};
+}
+
+JaggedView Jagged::slice(IndexSpan lo, IndexSpan hi) const {
+  return detail::slice_rows(rows_, origin(), lo, hi, to_string());
+}
+
+Shape Jagged::chip(int mode, index_t i) const {
+  check_mode("chip", mode);
+  return detail::chip_rows(rows_, origin(), mode, i, to_string());
+}
+
+JaggedView::JaggedView(const Jagged& shape)
+    : rows_(shape.rows_), origin_(static_cast<std::size_t>(shape.rank()), 0) {}
+
+Shape JaggedView::row(index_t r) const {
+  if (r < 0 || r >= n_rows()) {
+    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ",
+                             to_string());
+  }
+  return rows_.row(r);
+}
+
+JaggedView JaggedView::slice(IndexSpan lo, IndexSpan hi) const {
+  return detail::slice_rows(rows_, origin_, lo, hi, to_string());
+}
+
+Shape JaggedView::chip(int mode, index_t i) const {
+  check_mode("chip", mode);
+  return detail::chip_rows(rows_, origin_, mode, i, to_string());
+}
+
+void JaggedView::print(std::ostream& out) const {
+  rows_.print(out);
+  out << " at " << strata::to_string(origin_);
+}
+
+}  // namespace strata

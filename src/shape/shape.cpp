@@ -1,0 +1,33 @@
+// The type-erased Shape: its default value and the names of the held types.
+#include "strata/shape/shape.hpp"
+
+#include "strata/shape/jagged.hpp"
+#include "strata/shape/nested.hpp"
+
+namespace strata {
+
+Shape::Shape() : Shape(Smooth{}) {}
+
+std::string Shape::kind() const {
+  if (is<Smooth>()) {
+    return "Smooth";
+  }
+  if (is<SmoothView>()) {
+    return "SmoothView";
+  }
+  if (is<Jagged>()) {
+    return "Jagged";
+  }
+  if (is<JaggedView>()) {
+    return "JaggedView";
+  }
+  if (is<Nested>()) {
+    return "Nested";
+  }
+  if (is<NestedView>()) {
+    return "NestedView";
+  }
+  return model_->type().name();
+}
+
+}  // namespace strata

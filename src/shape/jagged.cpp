@@ -407,8 +407,10 @@ Jagged::Jagged() = default;
 Jagged::Jagged(std::initializer_list<Smooth> rows)
     : Jagged(std::vector<Shape>(rows.begin(), rows.end())) {}
 
-Jagged::Jagged(std::vector<Shape> rows)
-    : Jagged(Index{static_cast<index_t>(rows.size())}, std::move(rows)) {}
+Jagged::Jagged(std::vector<Shape> rows) {
+  const Index outer{static_cast<index_t>(rows.size())};
+  *this = Jagged(outer, std::move(rows));
+}
 
 Jagged::Jagged(IndexSpan outer, std::vector<Shape> rows) {
   auto data = detail::data_from_rows(outer, std::move(rows), "Jagged");

@@ -4,6 +4,7 @@
 #include "strata/core/index.hpp"
 
 #include <algorithm>
+#include <span>
 #include <type_traits>
 #include <vector>
 
@@ -137,3 +138,59 @@ R reduce_chunks(const P& policy, index_t n, index_t chunk, R init, ChunkResult&&
 
 }  // namespace parallel
 }  // namespace strata
+
+namespace strata::parallel {
+
+/// Splits pieces of different sizes into parts of about equal total size and calls
+/// `f(first_piece, last_piece)` once per part (in parallel with `par`); each piece goes to
+/// exactly one part. Pieces are given by their prefix sums, as the offsets of a ragged array.
+///
+/// @code
+/// std::vector<strata::index_t> starts{0, 3, 3, 10};   // pieces of 3, 0 and 7 elements
+/// strata::parallel::for_each_weighted_part(strata::par, starts, [](auto lo, auto hi) {...});
+/// @endcode
+/// @param policy seq or par (par splits when the total size is at least `grain`)
+/// @param starts n + 1 ascending prefix sums of the n piece sizes
+/// @param f called with [first, last) ranges of pieces, possibly concurrently
+template <ExecutionPolicy P, class F>
+void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&& f) {
+  if (starts.size() < 2) {
+    return;
+  }
+  const auto pieces = static_cast<index_t>(starts.size()) - 1;
+  const index_t total = starts.back() - starts.front();
+  index_t parts = 1;
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    if (total >= policy.grain) {
+      parts = std::min<index_t>({static_cast<index_t>(max_threads()),
+                                 (total + policy.grain - 1) / policy.grain, pieces});
+    }
+  }
+  if (parts <= 1) {
+    f(index_t{0}, pieces);
+    return;
+  }
+  // Part k takes the pieces whose first element falls in its share [total*k/parts, ...).
+  const auto first_piece = [&](index_t part) {
+    if (part == parts) {
+      return pieces;
+    }
+    const index_t target = starts.front() + total * part / parts;
+    return static_cast<index_t>(
+        std::lower_bound(starts.begin(), starts.end() - 1, target) - starts.begin());
+  };
+#if defined(STRATA_USE_OPENMP)
+#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(parts))
+  for (index_t part = 0; part < parts; ++part) {
+    const index_t lo = first_piece(part);
+    const index_t hi = first_piece(part + 1);
+    if (lo < hi) {
+      f(lo, hi);
+    }
+  }
+#else
+  (void)first_piece;
+#endif
+}
+
+}  // namespace strata::parallel

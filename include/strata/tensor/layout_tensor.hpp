@@ -1,0 +1,165 @@
+/// strata::LayoutTensor: a tensor whose logical (smooth) shape is stored through a Layout
+/// (row-major, column-major or tiled); every piece (a tile) is an ordinary Tensor view.
+#pragma once
+
+#include "strata/buffer/any_buffer.hpp"
+#include "strata/buffer/dense_buffer.hpp"
+#include "strata/layout/layout.hpp"
+#include "strata/parallel/policy.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// The selectors of a box (a SmoothView) of a dense tensor.
+inline std::vector<Selector> box_selectors(const SmoothView& box) {
+  std::vector<Selector> selectors;
+  const Index origin = box.origin();
+  for (std::size_t k = 0; k < origin.size(); ++k) {
+    selectors.emplace_back(Range{origin[k], origin[k] + box.extents()[k]});
+  }
+  return selectors;
+}
+
+}  // namespace detail
+
+/// A tensor over a Layout: logical indices in, the layout's addresses in one dense buffer.
+///
+/// Each piece of the layout (the whole tensor, or one tile) is available as an ordinary
+/// Tensor<T> view sharing the buffer (`piece(p)`), so every Tensor operation works on a tile.
+/// Copies from and to dense tensors run in parallel over pieces.
+///
+/// @code
+/// auto layout = strata::Layout::tiled(strata::Smooth{5, 7}, {2, 3});
+/// auto tiled = strata::LayoutTensor<float>::from_dense(dense, layout);  // dense is 5x7
+/// tiled.at({4, 6});               // the same element as dense.at({4, 6})
+/// tiled.piece(8).fill(0.0F);      // zero the corner tile in place
+/// auto back = tiled.to_dense();   // 5x7 again
+/// @endcode
+/// Design page: @ref shapes_page.
+/// @tparam T the element type
+template <class T>
+class LayoutTensor {
+ public:
+  /// The element type.
+  using value_type = T;
+
+  /// Value-initialised (zero) elements stored through @p layout.
+  /// @param layout the layout
+  explicit LayoutTensor(Layout layout)
+      : layout_(std::move(layout)), buffer_(DenseBuffer<T>(layout_.size())) {}
+
+  /// A copy of a dense tensor stored through @p layout.
+  /// @param dense the values; its shape must be the layout's logical shape
+  /// @param layout the layout
+  /// @param policy seq or par (parallel over pieces)
+  /// @return the tensor
+  /// @throws ShapeError when the shapes differ
+  template <ExecutionPolicy P = Parallel>
+  static LayoutTensor from_dense(const Tensor<T>& dense, Layout layout, const P& policy = P{}) {
+    LayoutTensor out(std::move(layout));
+    out.check_shape("LayoutTensor::from_dense", dense);
+    out.assign(dense, policy);
+    return out;
+  }
+
+  /// The layout.
+  /// @return the layout
+  [[nodiscard]] const Layout& layout() const noexcept { return layout_; }
+  /// The storage (shared with the pieces).
+  /// @return the buffer handle
+  [[nodiscard]] const AnyBuffer<T>& buffer() const noexcept { return buffer_; }
+  /// The logical extents.
+  /// @return the shape
+  [[nodiscard]] Index shape() const {
+    return Index(layout_.logical().extents().begin(), layout_.logical().extents().end());
+  }
+  /// The number of elements.
+  /// @return the size
+  [[nodiscard]] index_t size() const noexcept { return layout_.size(); }
+
+  /// Reads an element by logical index.
+  /// @param index one index per mode
+  /// @return the element
+  /// @throws IndexError for an index outside the shape
+  [[nodiscard]] T at(IndexSpan index) const { return buffer_.read(layout_.address(index)); }
+  /// A writable reference to an element by logical index.
+  /// @param index one index per mode
+  /// @return the reference
+  /// @throws IndexError for an index outside the shape
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) {
+    return {buffer_, layout_.address(index), false};
+  }
+
+  /// The number of pieces (1, or the number of tiles).
+  /// @return the count
+  [[nodiscard]] index_t n_pieces() const noexcept { return layout_.n_pieces(); }
+  /// A piece as a Tensor view sharing the buffer (indices relative to the piece).
+  /// @param p in [0, n_pieces())
+  /// @return the view
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Tensor<T> piece(index_t p) const {
+    return Tensor<T>(buffer_, layout_.piece_dimensions(p));
+  }
+  /// The logical box a piece covers (with its logical origin).
+  /// @param p in [0, n_pieces())
+  /// @return the box
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] SmoothView piece_region(index_t p) const { return layout_.piece(p); }
+
+  /// Calls `f(p, piece(p))` for every piece, in parallel over pieces with `par`.
+  /// @param policy seq or par
+  /// @param f the function (called concurrently for different pieces)
+  template <ExecutionPolicy P, class F>
+  void for_each_piece(const P& policy, F&& f) const {
+    parallel::for_each_weighted_part(policy, layout_.piece_starts(),
+                                     [&](index_t lo, index_t hi) {
+                                       for (index_t p = lo; p < hi; ++p) {
+                                         f(p, piece(p));
+                                       }
+                                     });
+  }
+
+  /// Copies a dense tensor in (each piece from its box), in parallel over pieces.
+  /// @param dense the values; shape must be the logical shape
+  /// @param policy seq or par
+  /// @return this tensor
+  /// @throws ShapeError when the shapes differ
+  template <ExecutionPolicy P = Parallel>
+  LayoutTensor& assign(const Tensor<T>& dense, const P& policy = P{}) {
+    check_shape("LayoutTensor::assign", dense);
+    for_each_piece(policy, [&](index_t p, Tensor<T> part) {
+      part.assign(dense.select(detail::box_selectors(layout_.piece(p))), seq);
+    });
+    return *this;
+  }
+
+  /// A dense row-major copy, in parallel over pieces.
+  /// @param policy seq or par
+  /// @return the copy
+  template <ExecutionPolicy P = Parallel>
+  [[nodiscard]] Tensor<T> to_dense(const P& policy = P{}) const {
+    Tensor<T> out(shape());
+    for_each_piece(policy, [&](index_t p, const Tensor<T>& part) {
+      out.select(detail::box_selectors(layout_.piece(p))).assign(part, seq);
+    });
+    return out;
+  }
+
+ private:
+  void check_shape(std::string_view operation, const Tensor<T>& dense) const {
+    if (dense.shape() != shape()) {
+      detail::fail<ShapeError>(operation, "dense shape ", to_string(dense.shape()),
+                               " is not the logical shape ", to_string(shape()), " of ",
+                               layout_.to_string());
+    }
+  }
+
+  Layout layout_;
+  AnyBuffer<T> buffer_;
+};
+
+}  // namespace strata

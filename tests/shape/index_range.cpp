@@ -1,0 +1,181 @@
+// Properties of indices()/offsets() on random smooth, jagged and nested shapes and their views,
+// against nested loops over the row extents; random access, splitting, parallel for_each.
+#include "strata/shape/index_range.hpp"
+
+#include "strata/parallel/for_each.hpp"
+#include "strata/shape/shapes.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::Jagged;
+using strata::Nested;
+using strata::Shape;
+using strata::Smooth;
+
+namespace {
+
+/// Appends prefix + every index of a box, row-major, by plain recursion.
+void box_indices(const Index& prefix, const std::vector<index_t>& extents, std::size_t mode,
+                 Index& current, std::vector<Index>& out) {
+  if (mode == extents.size()) {
+    Index whole = prefix;
+    whole.insert(whole.end(), current.begin(), current.end());
+    out.push_back(whole);
+    return;
+  }
+  for (index_t i = 0; i < extents[mode]; ++i) {
+    current.push_back(i);
+    box_indices(prefix, extents, mode + 1, current, out);
+    current.pop_back();
+  }
+}
+
+/// A random shape together with the list of its indices, built independently.
+struct Case {
+  Shape shape;
+  std::vector<Index> expected;
+};
+
+Case random_smooth(std::mt19937& rng) {
+  const int rank = std::uniform_int_distribution<int>(0, 3)(rng);
+  std::vector<index_t> e;
+  for (int k = 0; k < rank; ++k) {
+    e.push_back(std::uniform_int_distribution<index_t>(0, 4)(rng));
+  }
+  Case c{Smooth(strata::IndexSpan(e)), {}};
+  Index current;
+  box_indices({}, e, 0, current, c.expected);
+  return c;
+}
+
+Case random_jagged(std::mt19937& rng, bool nested) {
+  const int outer_rank = nested ? 2 : std::uniform_int_distribution<int>(1, 2)(rng);
+  const int inner_rank = nested ? 2 : std::uniform_int_distribution<int>(1, 2)(rng);
+  std::vector<index_t> outer;
+  for (int k = 0; k < outer_rank; ++k) {
+    outer.push_back(std::uniform_int_distribution<index_t>(0, 3)(rng));
+  }
+  std::vector<Index> rows;  // outer indices, row-major
+  Index current;
+  box_indices({}, outer, 0, current, rows);
+  std::vector<index_t> table;
+  Case c;
+  for (const Index& row : rows) {
+    std::vector<index_t> e;
+    for (int k = 0; k < inner_rank; ++k) {
+      e.push_back(std::uniform_int_distribution<index_t>(0, 3)(rng));
+    }
+    table.insert(table.end(), e.begin(), e.end());
+    Index inner;
+    box_indices(row, e, 0, inner, c.expected);
+  }
+  const Jagged j = Jagged::from_extents(strata::IndexSpan(outer), inner_rank, table);
+  c.shape = nested ? Shape(Nested{Smooth(strata::IndexSpan(outer)), j}) : Shape(j);
+  return c;
+}
+
+/// A random slice of a case (bounds along the modes the shape slices), with its expected list.
+Case random_slice(const Case& c, std::mt19937& rng) {
+  const Shape flat = c.shape.is<Nested>() ? c.shape.as<Nested>().flatten() : c.shape;
+  const int modes = flat.is<Jagged>() ? flat.as<Jagged>().outer_rank() : flat.rank();
+  Index lo;
+  Index hi;
+  for (int k = 0; k < modes; ++k) {
+    const index_t e = flat.extent(k);
+    const index_t a = std::uniform_int_distribution<index_t>(0, e)(rng);
+    const index_t b = std::uniform_int_distribution<index_t>(a, e)(rng);
+    lo.push_back(a);
+    hi.push_back(b);
+  }
+  Case out{c.shape.slice(lo, hi), {}};
+  for (const Index& i : c.expected) {
+    bool inside = true;
+    for (int k = 0; k < modes; ++k) {
+      inside = inside && i[static_cast<std::size_t>(k)] >= lo[static_cast<std::size_t>(k)] &&
+               i[static_cast<std::size_t>(k)] < hi[static_cast<std::size_t>(k)];
+    }
+    if (inside) {
+      out.expected.push_back(i);
+    }
+  }
+  return out;
+}
+
+void check_case(const Case& c, std::mt19937& rng) {
+  INFO(c.shape.to_string());
+  const Shape& s = c.shape;
+  REQUIRE(s.size() == static_cast<index_t>(c.expected.size()));
+  // indices(): exactly the expected indices, row-major (lexicographic), distinct.
+  std::vector<Index> seen;
+  for (const Index& i : s.indices()) {
+    seen.push_back(i);
+  }
+  CHECK(seen == c.expected);
+  CHECK(std::is_sorted(seen.begin(), seen.end()));
+  CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+  // offsets() == indices() - origin.
+  const Index origin = s.origin();
+  std::size_t n = 0;
+  for (const Index& o : s.offsets()) {
+    Index shifted = o;
+    for (std::size_t k = 0; k < shifted.size(); ++k) {
+      shifted[k] += origin[k];
+    }
+    CHECK(shifted == c.expected[n++]);
+  }
+  CHECK(n == c.expected.size());
+  // Random access, positions, and splitting at any point.
+  const auto range = s.indices();
+  CHECK(range.end() - range.begin() == s.size());
+  if (s.size() > 0) {
+    const index_t k = std::uniform_int_distribution<index_t>(0, s.size())(rng);
+    std::vector<Index> joined;
+    for (auto it = range.begin(); it != range.begin() + k; ++it) {
+      joined.push_back(*it);
+    }
+    for (auto it = range.begin() + k; it != range.end(); ++it) {
+      joined.push_back(*it);
+    }
+    CHECK(joined == c.expected);
+    const index_t p = std::uniform_int_distribution<index_t>(0, s.size() - 1)(rng);
+    CHECK(range.begin()[p] == c.expected[static_cast<std::size_t>(p)]);
+    CHECK(*(range.end() - (s.size() - p)) == c.expected[static_cast<std::size_t>(p)]);
+    CHECK(s.index_at(p) == c.expected[static_cast<std::size_t>(p)]);
+    CHECK(s.position(c.expected[static_cast<std::size_t>(p)]) == p);
+    CHECK(s.contains(c.expected[static_cast<std::size_t>(p)]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("indices() and offsets() agree with nested loops on random shapes and views",
+          "[shape][property]") {
+  std::mt19937 rng(20261122);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int kind = trial % 3;
+    const Case c = kind == 0 ? random_smooth(rng) : random_jagged(rng, kind == 2);
+    check_case(c, rng);
+    check_case(random_slice(c, rng), rng);
+  }
+}
+
+TEST_CASE("parallel::for_each visits every index of a jagged shape once", "[shape][parallel]") {
+  std::vector<index_t> lengths;
+  std::mt19937 rng(7);
+  for (int r = 0; r < 3000; ++r) {
+    lengths.push_back(std::uniform_int_distribution<index_t>(0, 60)(rng));
+  }
+  const Jagged j = Jagged::from_lengths(lengths);
+  std::vector<std::atomic<int>> visits(static_cast<std::size_t>(j.size()));
+  strata::parallel::for_each(strata::Parallel{1024}, j.indices(), [&](const Index& i) {
+    visits[static_cast<std::size_t>(j.position(i))].fetch_add(1);
+  });
+  CHECK(std::all_of(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; }));
+}

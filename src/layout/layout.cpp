@@ -145,12 +145,12 @@ Dimensions Layout::piece_dimensions(index_t p) const {
   if (kind_ == Kind::column_major) {
     for (std::size_t k = 0; k < e.size(); ++k) {
       strides[k] = stride;
-      stride *= e[k];
+      stride *= std::max<index_t>(e[k], 1);  // an empty axis must not make a broadcast stride
     }
   } else {
     for (std::size_t k = e.size(); k-- > 0;) {
       strides[k] = stride;
-      stride *= e[k];
+      stride *= std::max<index_t>(e[k], 1);  // an empty axis must not make a broadcast stride
     }
   }
   return {e, strides, (*starts_)[static_cast<std::size_t>(p)]};

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <random>
 #include <vector>
 
 using strata::index_t;
@@ -43,4 +44,31 @@ TEST_CASE("reduce_chunks gives the same bits under seq and par", "[parallel]") {
   CHECK(s == p);
   CHECK(s > 14.0F);
   CHECK(strata::parallel::max_threads() >= 1);
+}
+
+TEST_CASE("for_each_weighted_part gives every piece to exactly one part",
+          "[parallel][weighted]") {
+  std::mt19937 rng(17);
+  for (int trial = 0; trial < 100; ++trial) {
+    const auto pieces = std::uniform_int_distribution<int>(0, 50)(rng);
+    std::vector<strata::index_t> starts{0};
+    for (int p = 0; p < pieces; ++p) {
+      // Zipf-like: mostly small pieces, a few large, some empty.
+      const int r = std::uniform_int_distribution<int>(0, 9)(rng);
+      starts.push_back(starts.back() + (r == 0 ? 0 : r < 8 ? r : 100 * r));
+    }
+    std::vector<std::atomic<int>> seen(static_cast<std::size_t>(pieces));
+    std::atomic<int> empty_parts{0};
+    strata::parallel::for_each_weighted_part(
+        strata::Parallel{4}, starts, [&](strata::index_t lo, strata::index_t hi) {
+          empty_parts += lo < hi ? 0 : 1;
+          for (strata::index_t p = lo; p < hi; ++p) {
+            seen[static_cast<std::size_t>(p)].fetch_add(1);
+          }
+        });
+    for (const auto& s : seen) {
+      CHECK(s.load() == 1);
+    }
+    CHECK(empty_parts.load() == (pieces == 0 ? 1 : 0));
+  }
 }

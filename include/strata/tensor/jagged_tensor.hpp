@@ -197,7 +197,7 @@ class JaggedTensor {
     index_t stride = 1;
     for (std::size_t k = e.size(); k-- > 0;) {
       strides[k] = stride;
-      stride *= e[k];
+      stride *= std::max<index_t>(e[k], 1);  // an empty axis must not make a broadcast stride
     }
     return strides;
   }

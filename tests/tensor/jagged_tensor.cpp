@@ -1,0 +1,118 @@
+// JaggedTensor: values + offsets, element access, rows as Tensor views, dense round trips.
+#include "strata/tensor/jagged_tensor.hpp"
+
+#include "check_error.hpp"
+#include "strata/tensor/algorithms.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <numeric>
+#include <random>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::Jagged;
+using strata::JaggedTensor;
+using strata::Smooth;
+using strata::Tensor;
+
+TEST_CASE("a jagged tensor stores rows one after another", "[tensor][jagged]") {
+  auto j = JaggedTensor<int>::from_values({1, 2, 3, 4, 5}, Jagged::from_lengths({3, 0, 2}));
+  CHECK(std::vector<index_t>(j.offsets().begin(), j.offsets().end()) ==
+        std::vector<index_t>{0, 3, 3, 5});
+  CHECK(j.at({0, 2}) == 3);
+  CHECK(j.at({2, 0}) == 4);
+  CHECK(j.piece(2) == Tensor<int>{4, 5});
+  CHECK(j.piece(1).size() == 0);
+  SECTION("a row is a Tensor view sharing the buffer") {
+    j.piece(0).reverse().assign(Tensor<int>{7, 8, 9});
+    CHECK(j.at({0, 0}) == 9);
+    CHECK(j.values() == Tensor<int>{9, 8, 7, 4, 5});
+  }
+  SECTION("writes by jagged index") {
+    j.at({2, 1}) = 50;
+    CHECK(j.values()(4) == 50);
+  }
+  SECTION("to_dense pads with the fill value") {
+    CHECK(j.to_dense(-1) == Tensor<int>{{1, 2, 3}, {-1, -1, -1}, {4, 5, -1}});
+    CHECK(j.dense_shape() == Index{3, 3});
+  }
+  SECTION("for_each_row hands out contiguous row values") {
+    std::vector<int> sums(3, -1);
+    j.for_each_row(strata::seq, [&](index_t r, std::span<int> values) {
+      sums[static_cast<std::size_t>(r)] = std::accumulate(values.begin(), values.end(), 0);
+    });
+    CHECK(sums == std::vector<int>{6, 0, 9});
+  }
+  SECTION("rows of rank 2") {
+    auto m = JaggedTensor<int>::from_values({0, 1, 2, 3, 4, 5, 6, 7},
+                                            Jagged{Smooth{2, 3}, Smooth{1, 2}});
+    CHECK(m.piece(0) == Tensor<int>{{0, 1, 2}, {3, 4, 5}});
+    CHECK(m.at({1, 0, 1}) == 7);
+    CHECK(m.to_dense() == Tensor<int>{{{0, 1, 2}, {3, 4, 5}}, {{6, 7, 0}, {0, 0, 0}}});
+  }
+}
+
+TEST_CASE("dense -> jagged pieces -> dense round trips on random row lengths",
+          "[tensor][jagged][property]") {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto rows = std::uniform_int_distribution<index_t>(0, 300)(rng);
+    std::vector<index_t> lengths;
+    for (index_t r = 0; r < rows; ++r) {
+      lengths.push_back(std::uniform_int_distribution<index_t>(0, 9)(rng));
+    }
+    const Jagged shape = Jagged::from_lengths(lengths);
+    const index_t width = lengths.empty() ? 0 : *std::max_element(lengths.begin(), lengths.end());
+    Tensor<float> dense(Index{rows, width + 2});
+    for (index_t r = 0; r < rows; ++r) {
+      for (index_t c = 0; c < width + 2; ++c) {
+        dense(r, c) = c < lengths[static_cast<std::size_t>(r)]
+                          ? static_cast<float>(r * 100 + c)
+                          : -1.0F;
+      }
+    }
+    const auto jagged = JaggedTensor<float>::from_dense(dense, shape, strata::Parallel{8});
+    // Values are the rows' prefixes, row after row.
+    index_t k = 0;
+    for (index_t r = 0; r < rows; ++r) {
+      for (index_t c = 0; c < lengths[static_cast<std::size_t>(r)]; ++c) {
+        CHECK(jagged.values()(k++) == static_cast<float>(r * 100 + c));
+      }
+    }
+    const Tensor<float> back = jagged.to_dense(-1.0F, strata::Parallel{8});
+    CHECK(back == dense.select({strata::all, strata::Range{0, width}}));
+    // Parallel row walk (balanced by row sizes) covers every row once.
+    std::vector<float> sums(static_cast<std::size_t>(rows), -1.0F);
+    jagged.for_each_row(strata::Parallel{8}, [&](index_t r, std::span<float> v) {
+      sums[static_cast<std::size_t>(r)] = std::accumulate(v.begin(), v.end(), 0.0F);
+    });
+    for (index_t r = 0; r < rows; ++r) {
+      float expected = 0.0F;
+      for (index_t c = 0; c < lengths[static_cast<std::size_t>(r)]; ++c) {
+        expected += static_cast<float>(r * 100 + c);
+      }
+      CHECK(sums[static_cast<std::size_t>(r)] == expected);
+    }
+  }
+}
+
+TEST_CASE("JaggedTensor rejects bad input and stays unchanged", "[tensor][jagged][errors]") {
+  using strata::test::check_error;
+  auto j = JaggedTensor<int>::from_values({1, 2, 3}, Jagged::from_lengths({1, 2}));
+  check_error<strata::ShapeError>(
+      [] { (void)JaggedTensor<int>::from_values({1, 2}, Jagged::from_lengths({1, 2})); },
+      "JaggedTensor::from_values", "2 values");
+  check_error<strata::ShapeError>(
+      [] {
+        (void)JaggedTensor<int>(Jagged(std::vector<strata::Shape>{Jagged::from_lengths({1})}));
+      },
+      "JaggedTensor", "jagged");
+  check_error<strata::ShapeError>(
+      [] { (void)JaggedTensor<int>::from_dense(Tensor<int>(Index{2, 1}), Jagged::from_lengths({1, 2})); },
+      "JaggedTensor::from_dense", "[2 1]");
+  check_error<strata::IndexError>([&] { (void)j.at({0, 1}); }, "position", "[0 1]");
+  check_error<strata::IndexError>([&] { (void)j.piece(2); }, "row", "row 2");
+  CHECK(j.values() == Tensor<int>{1, 2, 3});
+}

@@ -1,7 +1,10 @@
 // The strata tour: a guided, printed walk through every capability, one section each.
 #include "strata/strata.hpp"
 
+#include <algorithm>
 #include <deque>
+#include <numeric>
+#include <span>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -261,6 +264,109 @@ void selections() {
 
 }  // namespace
 
+void shapes() {
+  section("shape: smooth, jagged and nested shapes, one API, iteration with an origin");
+  using strata::Index;
+  using strata::Jagged;
+  using strata::Nested;
+  using strata::Shape;
+  using strata::Smooth;
+  auto print_indices = [](const std::string& what, const auto& range) {
+    std::cout << what;
+    for (const Index& i : range) {
+      std::cout << " " << strata::to_string(i);
+    }
+    std::cout << "\n";
+  };
+  // A smooth shape is a hyper-rectangle; a slice of it keeps the indices it had (its origin).
+  const Smooth image{4, 5};
+  const auto box = image.slice({1, 2}, {3, 4});
+  std::cout << image << " sliced [1:3, 2:4] -> " << box << "\n";
+  print_indices("  indices()", box.indices());
+  print_indices("  offsets()", box.offsets());
+
+  // A jagged shape: rows of different lengths (here one is empty). Iteration walks the rows.
+  const Jagged rows = Jagged::from_lengths({3, 0, 2, 4});
+  std::cout << rows << ": rank " << rows.rank() << ", " << rows.size() << " elements\n";
+  print_indices("  indices()", rows.indices());
+  std::cout << "  row 3 is " << rows.row(3) << "; rows [2, 4) are " << rows.slice({2}, {4})
+            << "\n";
+  // Random access: it + n is a binary search of the row starts, so OpenMP can split the range.
+  std::cout << "  indices()[6] = " << strata::to_string(rows.indices()[6])
+            << ", position([3 1]) = " << rows.position({3, 1}) << "\n";
+
+  // A nested shape keeps layers apart: a 2x2 matrix of 3x3 matrices is rank 4 in 2 layers.
+  const Nested blocks{Smooth{2, 2}, Smooth{3, 3}};
+  std::cout << blocks << ": " << blocks.n_layers() << " layers, rank " << blocks.rank()
+            << ", flatten() = " << blocks.flatten() << "\n";
+
+  // Shape holds any of them; the same API works through it.
+  for (const Shape& s : {Shape(image), Shape(rows), Shape(blocks), Shape(box)}) {
+    std::cout << "  Shape holding " << s.kind() << ": size " << s.size() << ", first index "
+              << strata::to_string(s.index_at(0)) << "\n";
+  }
+
+  // Combining shapes by mode labels, as numpy.einsum writes expressions.
+  std::cout << "combine(\"ij,jk->ik\", [2 3], [3 5]) = "
+            << strata::combine("ij,jk->ik", Smooth{2, 3}, Smooth{3, 5}) << "\n";
+  std::cout << "combine(\"ij,k->ijk\", jagged rows, [2]) = "
+            << strata::combine("ij,k->ijk", rows, Smooth{2}) << "\n";
+  try {
+    (void)strata::combine("ij->ji", rows);
+  } catch (const strata::ShapeError& e) {
+    std::cout << "ShapeError: " << e.what() << "\n";
+  }
+}
+
+void layouts() {
+  section("layout: logical vs physical, tiled storage, jagged storage");
+  using strata::Index;
+  using strata::Layout;
+  using strata::Smooth;
+  // A 5x7 matrix stored in 2x3 tiles: tiles one after another, each contiguous; edge tiles are
+  // smaller, so the physical shape is a grid of tiles whose tile layer is jagged.
+  const Layout tiled = Layout::tiled(Smooth{5, 7}, {2, 3});
+  std::cout << tiled << "\n  physical shape " << tiled.physical() << "\n";
+  std::cout << "  tile of each element    address of each element\n";
+  const auto starts = tiled.piece_starts();
+  for (strata::index_t i = 0; i < 5; ++i) {
+    std::cout << "   ";
+    for (strata::index_t j = 0; j < 7; ++j) {
+      const strata::index_t a = tiled.address({i, j});
+      std::cout << " " << std::upper_bound(starts.begin(), starts.end(), a) - starts.begin() - 1;
+    }
+    std::cout << "   ";
+    for (strata::index_t j = 0; j < 7; ++j) {
+      const strata::index_t a = tiled.address({i, j});
+      std::cout << (a < 10 ? "  " : " ") << a;
+    }
+    std::cout << "\n";
+  }
+  // A tensor over the layout: logical indices in; each tile is an ordinary Tensor view.
+  const auto dense = strata::iota<int>(Index{5, 7});
+  auto stored = strata::LayoutTensor<int>::from_dense(dense, tiled);
+  std::cout << "  at({4, 6}) = " << stored.at({4, 6}) << "; tile 5 covers " << stored.piece_region(5)
+            << ":\n" << stored.piece(5) << "\n";
+  stored.piece(4).fill(0);  // any Tensor operation works on a tile, in place
+  std::cout << "  after zeroing tile 4, back to dense:\n" << stored.to_dense() << "\n";
+
+  // Jagged storage: values + offsets (a ragged array); each row is a Tensor view.
+  auto ragged = strata::JaggedTensor<float>::from_values({1, 2, 3, 4, 5, 6},
+                                                         strata::Jagged::from_lengths({3, 0, 1, 2}));
+  std::cout << "jagged tensor over " << ragged.shape() << ": values " << ragged.values()
+            << ", offsets " << strata::to_string(ragged.offsets()) << "\n";
+  std::vector<float> row_sums(4);
+  ragged.for_each_row(strata::par, [&](strata::index_t r, std::span<const float> v) {
+    row_sums[static_cast<std::size_t>(r)] = std::accumulate(v.begin(), v.end(), 0.0F);
+  });
+  std::cout << "  row sums";
+  for (const float s : row_sums) {
+    std::cout << " " << s;
+  }
+  std::cout << "\n  row 3 as a Tensor: " << ragged.piece(3) << "; padded to dense with -1:\n"
+            << ragged.to_dense(-1.0F) << "\n";
+}
+
 int main() {
   std::cout << "strata tour\n";
   core();
@@ -269,6 +375,8 @@ int main() {
   storage();
   projections();
   selections();
+  shapes();
+  layouts();
   std::cout << "\nend of tour\n";
   return 0;
 }

@@ -113,10 +113,13 @@ class JaggedTensor {
   /// @return the view
   /// @throws IndexError for a row that does not exist
   [[nodiscard]] Tensor<T> piece(index_t r) const {
-    const Shape row = shape_.row(r);
-    return Tensor<T>(buffer_,
-                     Dimensions(row.as<Smooth>().extents(), row_strides(row),
-                                offsets()[static_cast<std::size_t>(r)]));
+    if (r < 0 || r >= shape_.n_rows()) {
+      detail::fail<IndexError>("row", "row ", r, " is outside [0, ", shape_.n_rows(), ") of ",
+                               shape_.to_string());
+    }
+    const std::span<const index_t> extents = shape_.rows().data().row_extents(r);
+    return Tensor<T>(buffer_, Dimensions(extents, row_strides(extents),
+                                         offsets()[static_cast<std::size_t>(r)]));
   }
 
   /// Calls `f(r, piece(r))` for every row, in parallel over rows (balanced by size) with `par`.
@@ -191,8 +194,7 @@ class JaggedTensor {
     }
     return shape;
   }
-  static Index row_strides(const Shape& row) {
-    const IndexSpan e = row.as<Smooth>().extents();
+  static Index row_strides(std::span<const index_t> e) {
     Index strides(e.size(), 0);
     index_t stride = 1;
     for (std::size_t k = e.size(); k-- > 0;) {

@@ -1,6 +1,6 @@
 // Benchmarks for tensor/ (DESIGN.md section 10): strata against memcpy / std::fill / hand-written
 // loops, xtensor 0.24 and Eigen 3.4's Tensor module. float32, 256 MiB operands (8192 x 8192),
-// one thread unless the name says par.
+// one thread (OpenMP scaling is in parallel.cpp).
 //
 // Each group "name/variant" starts with its baseline (memcpy, std::fill or the hand loop);
 // scripts/bench-report prints every variant's speed relative to it.
@@ -511,28 +511,6 @@ BENCHMARK(sum1_hand)->Name("sum1/hand")->Unit(ms);
 BENCHMARK_CAPTURE(sum_strata, 1, 1)->Name("sum1/strata")->Unit(ms);
 BENCHMARK_CAPTURE(sum_xtensor, 1, 1)->Name("sum1/xtensor")->Unit(ms);
 BENCHMARK_CAPTURE(sum_eigen, 1, 1)->Name("sum1/eigen")->Unit(ms);
-
-// ---- threads: 1 vs 2 on compute-bound work ---------------------------------------------------
-
-void threads_map(benchmark::State& state, bool parallel) {
-  // exp(sin(x)) over 64 Mi floats into an existing output: compute-bound.
-  const auto a = wrap(operands().a, {N, N});
-  auto out = wrap(operands().b, {N, N});
-  const Tensor<float> half{0.5F};
-  const auto f = [](float x, float h) { return std::exp(std::sin(x)) * h; };
-  for (auto _ : state) {
-    if (parallel) {
-      strata::zip_with_into(out, a, half, f, strata::par);
-    } else {
-      strata::zip_with_into(out, a, half, f, strata::seq);
-    }
-    benchmark::ClobberMemory();
-  }
-  state.SetItemsProcessed(state.iterations() * a.size());
-  state.SetLabel(std::to_string(parallel ? strata::parallel::max_threads() : 1) + " threads");
-}
-BENCHMARK_CAPTURE(threads_map, seq, false)->Name("threads/1")->Unit(ms);
-BENCHMARK_CAPTURE(threads_map, par, true)->Name("threads/all")->Unit(ms);
 
 }  // namespace
 

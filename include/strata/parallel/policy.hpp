@@ -145,6 +145,10 @@ namespace strata::parallel {
 /// `f(first_piece, last_piece)` once per part (in parallel with `par`); each piece goes to
 /// exactly one part. Pieces are given by their prefix sums, as the offsets of a ragged array.
 ///
+/// With `par` there are up to 4 parts per thread, handed out dynamically: parts equal in
+/// elements can still differ in time (per-piece overhead, a busy core), and the spare parts
+/// even that out. Which part runs on which thread does not matter: parts are independent.
+///
 /// @code
 /// std::vector<strata::index_t> starts{0, 3, 3, 10};   // pieces of 3, 0 and 7 elements
 /// strata::parallel::for_each_weighted_part(strata::par, starts, [](auto lo, auto hi) {...});
@@ -162,7 +166,7 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
   index_t parts = 1;
   if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
     if (total >= policy.grain) {
-      parts = std::min<index_t>({static_cast<index_t>(max_threads()),
+      parts = std::min<index_t>({4 * static_cast<index_t>(max_threads()),
                                  (total + policy.grain - 1) / policy.grain, pieces});
     }
   }
@@ -180,7 +184,8 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
         std::lower_bound(starts.begin(), starts.end() - 1, target) - starts.begin());
   };
 #if defined(STRATA_USE_OPENMP)
-#pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(parts))
+  const auto threads = static_cast<int>(std::min<index_t>(parts, max_threads()));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
   for (index_t part = 0; part < parts; ++part) {
     const index_t lo = first_piece(part);
     const index_t hi = first_piece(part + 1);

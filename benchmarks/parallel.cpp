@@ -65,7 +65,11 @@ void thread_args(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-BENCHMARK_CAPTURE(map_exp_sin, seq, false)->ArgName("threads")->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(map_exp_sin, seq, false)
+    ->ArgName("threads")
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 BENCHMARK_CAPTURE(map_exp_sin, par, true)->Apply(thread_args);
 
 BENCHMARK_MAIN();

@@ -148,8 +148,8 @@ void thread_args(benchmark::internal::Benchmark* b) {
 
 }  // namespace
 
-BENCHMARK(jagged_rowsum_hand)->Apply(thread_args);
-BENCHMARK(jagged_rowsum_strata)->Apply(thread_args);
-BENCHMARK(jagged_rowsum_pieces)->Apply(thread_args);
+BENCHMARK(jagged_rowsum_hand)->Name("jagged_rowsum/hand")->Apply(thread_args);
+BENCHMARK(jagged_rowsum_strata)->Name("jagged_rowsum/strata")->Apply(thread_args);
+BENCHMARK(jagged_rowsum_pieces)->Name("jagged_rowsum/pieces")->Apply(thread_args);
 
 BENCHMARK_MAIN();

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <deque>
-#include <numeric>
-#include <span>
 #include <functional>
 #include <iostream>
+#include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -289,8 +289,7 @@ void shapes() {
   const Jagged rows = Jagged::from_lengths({3, 0, 2, 4});
   std::cout << rows << ": rank " << rows.rank() << ", " << rows.size() << " elements\n";
   print_indices("  indices()", rows.indices());
-  std::cout << "  row 3 is " << rows.row(3) << "; rows [2, 4) are " << rows.slice({2}, {4})
-            << "\n";
+  std::cout << "  row 3 is " << rows.row(3) << "; rows [2, 4) are " << rows.slice({2}, {4}) << "\n";
   // Random access: it + n is a binary search of the row starts, so OpenMP can split the range.
   std::cout << "  indices()[6] = " << strata::to_string(rows.indices()[6])
             << ", position([3 1]) = " << rows.position({3, 1}) << "\n";
@@ -345,14 +344,15 @@ void layouts() {
   // A tensor over the layout: logical indices in; each tile is an ordinary Tensor view.
   const auto dense = strata::iota<int>(Index{5, 7});
   auto stored = strata::LayoutTensor<int>::from_dense(dense, tiled);
-  std::cout << "  at({4, 6}) = " << stored.at({4, 6}) << "; tile 5 covers " << stored.piece_region(5)
-            << ":\n" << stored.piece(5) << "\n";
+  std::cout << "  at({4, 6}) = " << stored.at({4, 6}) << "; tile 5 covers "
+            << stored.piece_region(5) << ":\n"
+            << stored.piece(5) << "\n";
   stored.piece(4).fill(0);  // any Tensor operation works on a tile, in place
   std::cout << "  after zeroing tile 4, back to dense:\n" << stored.to_dense() << "\n";
 
   // Jagged storage: values + offsets (a ragged array); each row is a Tensor view.
-  auto ragged = strata::JaggedTensor<float>::from_values({1, 2, 3, 4, 5, 6},
-                                                         strata::Jagged::from_lengths({3, 0, 1, 2}));
+  auto ragged = strata::JaggedTensor<float>::from_values(
+      {1, 2, 3, 4, 5, 6}, strata::Jagged::from_lengths({3, 0, 1, 2}));
   std::cout << "jagged tensor over " << ragged.shape() << ": values " << ragged.values()
             << ", offsets " << strata::to_string(ragged.offsets()) << "\n";
   std::vector<float> row_sums(4);

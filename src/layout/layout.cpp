@@ -31,7 +31,9 @@ Layout::Layout(Kind kind, Smooth logical, Index tile)
   starts_ = std::move(starts);
 }
 
-Layout Layout::row_major(Smooth logical) { return {Kind::row_major, std::move(logical), {}}; }
+Layout Layout::row_major(Smooth logical) {
+  return {Kind::row_major, std::move(logical), {}};
+}
 
 Layout Layout::column_major(Smooth logical) {
   return {Kind::column_major, std::move(logical), {}};
@@ -45,8 +47,8 @@ Layout Layout::tiled(Smooth logical, IndexSpan tile) {
   }
   for (std::size_t k = 0; k < tile.size(); ++k) {
     if (tile[k] <= 0) {
-      detail::fail<ShapeError>("Layout::tiled", "tile extent ", tile[k], " of mode ", k,
-                               " in ", strata::to_string(tile), " is not > 0");
+      detail::fail<ShapeError>("Layout::tiled", "tile extent ", tile[k], " of mode ", k, " in ",
+                               strata::to_string(tile), " is not > 0");
     }
   }
   return {Kind::tiled, std::move(logical), Index(tile.begin(), tile.end())};
@@ -92,8 +94,8 @@ Shape Layout::physical() const {
 
 index_t Layout::address(IndexSpan index) const {
   if (!logical_.contains(index)) {
-    detail::fail<IndexError>("Layout::address", "index ", strata::to_string(index),
-                             " is outside ", logical_.to_string());
+    detail::fail<IndexError>("Layout::address", "index ", strata::to_string(index), " is outside ",
+                             logical_.to_string());
   }
   const IndexSpan n = logical_.extents();
   switch (kind_) {
@@ -122,8 +124,8 @@ index_t Layout::address(IndexSpan index) const {
 
 SmoothView Layout::piece(index_t p) const {
   if (p < 0 || p >= n_pieces()) {
-    detail::fail<IndexError>("Layout::piece", "piece ", p, " is outside [0, ", n_pieces(),
-                             ") of ", to_string());
+    detail::fail<IndexError>("Layout::piece", "piece ", p, " is outside [0, ", n_pieces(), ") of ",
+                             to_string());
   }
   if (kind_ != Kind::tiled) {
     return {logical_.extents(), logical_.origin()};

@@ -46,8 +46,7 @@ Spec parse(std::string_view spec, std::size_t n_inputs) {
         continue;
       }
       if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-        detail::fail<ShapeError>(kOp, "spec \"", spec, "\": output '", c,
-                                 "' is not a mode label");
+        detail::fail<ShapeError>(kOp, "spec \"", spec, "\": output '", c, "' is not a mode label");
       }
       if (parsed.output.find(c) != std::string::npos) {
         detail::fail<ShapeError>(kOp, "spec \"", spec, "\": output label '", c, "' repeats");
@@ -78,8 +77,8 @@ class Extents {
     index_t& e = extent_[static_cast<unsigned char>(label)];
     if (e >= 0 && e != extent) {
       detail::fail<ShapeError>(kOp, "label '", label, "' has extent ", e, " in ",
-                               source_[static_cast<unsigned char>(label)],
-                               " but ", extent, " in input ", input, where);
+                               source_[static_cast<unsigned char>(label)], " but ", extent,
+                               " in input ", input, where);
     }
     if (e < 0) {
       source_[static_cast<unsigned char>(label)] = "input " + std::to_string(input) + where;
@@ -138,7 +137,8 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
     if (static_cast<int>(i) == jagged_input) {
       const Jagged& j = shapes[i].as<Jagged>();
       for (int m = 0; m < j.outer_rank(); ++m) {
-        uniform.set(labels[static_cast<std::size_t>(m)], j.outer_extents()[static_cast<std::size_t>(m)], i, "");
+        uniform.set(labels[static_cast<std::size_t>(m)],
+                    j.outer_extents()[static_cast<std::size_t>(m)], i, "");
       }
       ragged = labels.substr(static_cast<std::size_t>(j.outer_rank()));
       continue;
@@ -153,8 +153,7 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
       known = known || term.find(c) != std::string::npos;
     }
     if (!known) {
-      detail::fail<ShapeError>(kOp, "output label '", c, "' of \"", spec,
-                               "\" is in no input");
+      detail::fail<ShapeError>(kOp, "output label '", c, "' of \"", spec, "\" is in no input");
     }
   }
   if (jagged_input < 0) {
@@ -168,9 +167,11 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
   const std::string& labels = parsed.inputs[static_cast<std::size_t>(jagged_input)];
   const auto o = static_cast<std::size_t>(j.outer_rank());
   if (parsed.output.substr(0, o) != labels.substr(0, o)) {
-    detail::fail<ShapeError>(kOp, "the result of \"", spec, "\" is not well defined: the outer "
-                             "labels \"", labels.substr(0, o), "\" of jagged input ",
-                             jagged_input, " ", j.to_string(), " must lead the output");
+    detail::fail<ShapeError>(kOp, "the result of \"", spec,
+                             "\" is not well defined: the outer "
+                             "labels \"",
+                             labels.substr(0, o), "\" of jagged input ", jagged_input, " ",
+                             j.to_string(), " must lead the output");
   }
   if (!j.smooth_rows()) {
     detail::fail<ShapeError>(kOp, "jagged input ", jagged_input, " ", j.to_string(),

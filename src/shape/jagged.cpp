@@ -31,8 +31,8 @@ Shape normalised_row(const Shape& row) {
 
 /// Builds the shared description; checks ranks and sizes.
 std::shared_ptr<const JaggedData> make_data(Index outer, int inner_rank,
-                                            std::vector<index_t> extents,
-                                            std::vector<Shape> inner, std::string_view op) {
+                                            std::vector<index_t> extents, std::vector<Shape> inner,
+                                            std::string_view op) {
   auto data = std::make_shared<JaggedData>();
   data->outer = std::move(outer);
   data->inner_rank = inner_rank;
@@ -61,8 +61,8 @@ std::shared_ptr<const JaggedData> data_from_rows(IndexSpan outer, std::vector<Sh
                                                  std::string_view op) {
   const index_t count = checked_extents(outer, op);
   if (count != static_cast<index_t>(rows.size())) {
-    fail<ShapeError>(op, "outer extents ", strata::to_string(outer), " make ", count,
-                     " rows but ", rows.size(), " row shapes were given");
+    fail<ShapeError>(op, "outer extents ", strata::to_string(outer), " make ", count, " rows but ",
+                     rows.size(), " row shapes were given");
   }
   int inner_rank = 1;
   bool all_smooth = true;
@@ -101,8 +101,7 @@ Index erase_mode(IndexSpan values, int mode) {
 
 }  // namespace
 
-JaggedRows::JaggedRows()
-    : data_(make_data(Index{0}, 1, {}, {}, "Jagged")), row1_(0), outer_{0} {}
+JaggedRows::JaggedRows() : data_(make_data(Index{0}, 1, {}, {}, "Jagged")), row1_(0), outer_{0} {}
 
 JaggedRows::JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, index_t row1,
                        Index outer)
@@ -336,8 +335,8 @@ JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) co
     }
   }
   Index rows_outer = outer_;
-  auto data = make_data(rows_outer, data_->inner_rank - 1, std::move(table), std::move(shapes),
-                        "chip");
+  auto data =
+      make_data(rows_outer, data_->inner_rank - 1, std::move(table), std::move(shapes), "chip");
   return {data, 0, n, outer_};
 }
 
@@ -354,8 +353,8 @@ JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, In
   Index hi_offset(o, 0);
   for (std::size_t k = 0; k < o; ++k) {
     if (lo[k] > hi[k]) {
-      fail<IndexError>("slice", "lo ", strata::to_string(lo), " exceeds hi ",
-                       strata::to_string(hi), " in mode ", k);
+      fail<IndexError>("slice", "lo ", strata::to_string(lo), " exceeds hi ", strata::to_string(hi),
+                       " in mode ", k);
     }
     const index_t extent = rows.outer()[k];
     if (lo[k] < origin[k] || hi[k] > origin[k] + extent) {
@@ -424,8 +423,7 @@ Jagged Jagged::from_lengths(IndexSpan lengths) {
 
 Jagged Jagged::from_extents(IndexSpan outer, int inner_rank, IndexSpan extents) {
   if (inner_rank < 1) {
-    detail::fail<ShapeError>("Jagged::from_extents", "inner rank ", inner_rank,
-                             " is not >= 1");
+    detail::fail<ShapeError>("Jagged::from_extents", "inner rank ", inner_rank, " is not >= 1");
   }
   const index_t rows = detail::checked_extents(outer, "Jagged::from_extents");
   if (checked_mul(rows, inner_rank, "Jagged::from_extents") !=
@@ -442,15 +440,13 @@ Jagged Jagged::from_extents(IndexSpan outer, int inner_rank, IndexSpan extents) 
 
 Shape Jagged::row(index_t r) const {
   if (r < 0 || r >= n_rows()) {
-    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ",
-                             to_string());
+    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ", to_string());
   }
   return rows_.row(r);
 }
 
 std::span<const index_t> Jagged::row_starts() const noexcept {
-  return {rows_.data().starts.data() + rows_.row0(),
-          static_cast<std::size_t>(n_rows()) + 1};
+  return {rows_.data().starts.data() + rows_.row0(), static_cast<std::size_t>(n_rows()) + 1};
 }
 
 JaggedView Jagged::slice(IndexSpan lo, IndexSpan hi) const {
@@ -467,8 +463,7 @@ JaggedView::JaggedView(const Jagged& shape)
 
 Shape JaggedView::row(index_t r) const {
   if (r < 0 || r >= n_rows()) {
-    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ",
-                             to_string());
+    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ", to_string());
   }
   return rows_.row(r);
 }

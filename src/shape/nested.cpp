@@ -162,8 +162,8 @@ NestedView::NestedView(std::vector<int> layer_ranks, Shape flat)
 
 int NestedView::layer_rank(int i) const {
   if (i < 0 || i >= n_layers()) {
-    detail::fail<IndexError>("layer_rank", "layer ", i, " does not exist in ", to_string(),
-                             " (", n_layers(), " layers)");
+    detail::fail<IndexError>("layer_rank", "layer ", i, " does not exist in ", to_string(), " (",
+                             n_layers(), " layers)");
   }
   return ranks_[static_cast<std::size_t>(i)];
 }

@@ -31,13 +31,12 @@ SmoothView slice_box(IndexSpan extents, IndexSpan origin, IndexSpan lo, IndexSpa
   Index box(extents.size(), 0);
   for (std::size_t k = 0; k < extents.size(); ++k) {
     if (lo[k] > hi[k]) {
-      fail<IndexError>("slice", "lo ", strata::to_string(lo), " exceeds hi ",
-                       strata::to_string(hi), " in mode ", k);
+      fail<IndexError>("slice", "lo ", strata::to_string(lo), " exceeds hi ", strata::to_string(hi),
+                       " in mode ", k);
     }
     if (lo[k] < origin[k] || hi[k] > origin[k] + extents[k]) {
-      fail<IndexError>("slice", "bounds [", lo[k], ", ", hi[k], ") of mode ", k,
-                       " leave [", origin[k], ", ", origin[k] + extents[k], ") of ",
-                       shape_text);
+      fail<IndexError>("slice", "bounds [", lo[k], ", ", hi[k], ") of mode ", k, " leave [",
+                       origin[k], ", ", origin[k] + extents[k], ") of ", shape_text);
     }
     box[k] = hi[k] - lo[k];
   }
@@ -48,8 +47,8 @@ SmoothView chip_box(IndexSpan extents, IndexSpan origin, int mode, index_t i,
                     const std::string& shape_text) {
   const auto m = static_cast<std::size_t>(mode);
   if (i < origin[m] || i >= origin[m] + extents[m]) {
-    fail<IndexError>("chip", "index ", i, " is outside [", origin[m], ", ",
-                     origin[m] + extents[m], ") of mode ", mode, " in ", shape_text);
+    fail<IndexError>("chip", "index ", i, " is outside [", origin[m], ", ", origin[m] + extents[m],
+                     ") of mode ", mode, " in ", shape_text);
   }
   Index box(extents.begin(), extents.end());
   Index start(origin.begin(), origin.end());
@@ -65,8 +64,7 @@ Smooth::Smooth(std::initializer_list<index_t> extents)
     : Smooth(IndexSpan(std::span<const index_t>(extents.begin(), extents.size()))) {}
 
 Smooth::Smooth(IndexSpan extents)
-    : extents_(extents.begin(), extents.end()),
-      size_(detail::checked_extents(extents, "Smooth")) {}
+    : extents_(extents.begin(), extents.end()), size_(detail::checked_extents(extents, "Smooth")) {}
 
 SmoothView Smooth::slice(IndexSpan lo, IndexSpan hi) const {
   return detail::slice_box(extents_, origin(), lo, hi, to_string());
@@ -77,14 +75,15 @@ SmoothView Smooth::chip(int mode, index_t i) const {
   return detail::chip_box(extents_, origin(), mode, i, to_string());
 }
 
-void Smooth::print(std::ostream& out) const { out << "Smooth" << strata::to_string(extents_); }
+void Smooth::print(std::ostream& out) const {
+  out << "Smooth" << strata::to_string(extents_);
+}
 
 SmoothView::SmoothView(IndexSpan extents, IndexSpan origin)
     : box_(extents), origin_(origin.begin(), origin.end()) {
   if (extents.size() != origin.size()) {
-    detail::fail<ShapeError>("SmoothView", "extents ", strata::to_string(extents),
-                             " and origin ", strata::to_string(origin),
-                             " have different lengths");
+    detail::fail<ShapeError>("SmoothView", "extents ", strata::to_string(extents), " and origin ",
+                             strata::to_string(origin), " have different lengths");
   }
 }
 

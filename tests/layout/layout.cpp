@@ -91,12 +91,21 @@ TEST_CASE("Layout rejects bad input", "[layout][layout_map][errors]") {
   using strata::IndexError;
   using strata::ShapeError;
   using strata::test::check_error;
-  check_error<ShapeError>([] { (void)Layout::tiled(Smooth{4, 4}, {2, 0}); }, "Layout::tiled",
-                          "tile extent 0");
-  check_error<ShapeError>([] { (void)Layout::tiled(Smooth{4, 4}, {-2, 2}); }, "Layout::tiled",
-                          "-2");
-  check_error<ShapeError>([] { (void)Layout::tiled(Smooth{4, 4}, {2}); }, "Layout::tiled",
-                          "rank 1");
+  check_error<ShapeError>(
+      [] {
+        (void)Layout::tiled(Smooth{4, 4}, {2, 0});
+      },
+      "Layout::tiled", "tile extent 0");
+  check_error<ShapeError>(
+      [] {
+        (void)Layout::tiled(Smooth{4, 4}, {-2, 2});
+      },
+      "Layout::tiled", "-2");
+  check_error<ShapeError>(
+      [] {
+        (void)Layout::tiled(Smooth{4, 4}, {2});
+      },
+      "Layout::tiled", "rank 1");
   const Layout l = Layout::tiled(Smooth{4, 4}, {2, 2});
   check_error<IndexError>([&] { (void)l.address({4, 0}); }, "Layout::address", "[4 0]");
   check_error<IndexError>([&] { (void)l.piece(4); }, "Layout::piece", "piece 4");

@@ -46,8 +46,7 @@ TEST_CASE("reduce_chunks gives the same bits under seq and par", "[parallel]") {
   CHECK(strata::parallel::max_threads() >= 1);
 }
 
-TEST_CASE("for_each_weighted_part gives every piece to exactly one part",
-          "[parallel][weighted]") {
+TEST_CASE("for_each_weighted_part gives every piece to exactly one part", "[parallel][weighted]") {
   std::mt19937 rng(17);
   for (int trial = 0; trial < 100; ++trial) {
     const auto pieces = std::uniform_int_distribution<int>(0, 50)(rng);
@@ -59,13 +58,13 @@ TEST_CASE("for_each_weighted_part gives every piece to exactly one part",
     }
     std::vector<std::atomic<int>> seen(static_cast<std::size_t>(pieces));
     std::atomic<int> empty_parts{0};
-    strata::parallel::for_each_weighted_part(
-        strata::Parallel{4}, starts, [&](strata::index_t lo, strata::index_t hi) {
-          empty_parts += lo < hi ? 0 : 1;
-          for (strata::index_t p = lo; p < hi; ++p) {
-            seen[static_cast<std::size_t>(p)].fetch_add(1);
-          }
-        });
+    strata::parallel::for_each_weighted_part(strata::Parallel{4}, starts,
+                                             [&](strata::index_t lo, strata::index_t hi) {
+                                               empty_parts += lo < hi ? 0 : 1;
+                                               for (strata::index_t p = lo; p < hi; ++p) {
+                                                 seen[static_cast<std::size_t>(p)].fetch_add(1);
+                                               }
+                                             });
     for (const auto& s : seen) {
       CHECK(s.load() == 1);
     }

@@ -30,27 +30,43 @@ TEST_CASE("combine gives the shape of labelled expressions", "[shape][combine]")
           Shape(Jagged::from_extents({2}, 2, {1, 4, 2, 4})));
     CHECK(combine("ij->i", rows) == Shape(Smooth{2}));
     CHECK(combine("ij,i->ij", rows, Smooth{2}) == Shape(rows));
-    CHECK(combine("ij,jk->ik", Jagged::from_lengths({3, 3}), Smooth{3, 5}) ==
-          Shape(Smooth{2, 5}));
+    CHECK(combine("ij,jk->ik", Jagged::from_lengths({3, 3}), Smooth{3, 5}) == Shape(Smooth{2, 5}));
   }
 }
 
 TEST_CASE("combine rejects bad input", "[shape][combine][errors]") {
   using strata::ShapeError;
   using strata::test::check_error;
-  check_error<ShapeError>([] { (void)combine("ij,jk->ik", Smooth{2, 3}, Smooth{3}); }, "combine",
-                          "input 1 \"jk\" has 2 labels");
-  check_error<ShapeError>([] { (void)combine("ij,jk->ik", Smooth{2, 3}, Smooth{4, 5}); },
-                          "combine", "label 'j' has extent 3");
-  check_error<ShapeError>([] { (void)combine("ij->iz", Smooth{2, 3}); }, "combine",
-                          "output label 'z'");
-  check_error<ShapeError>([] { (void)combine("ij,jk->ik", Smooth{2, 3}); }, "combine",
-                          "2 input terms");
+  check_error<ShapeError>(
+      [] {
+        (void)combine("ij,jk->ik", Smooth{2, 3}, Smooth{3});
+      },
+      "combine", "input 1 \"jk\" has 2 labels");
+  check_error<ShapeError>(
+      [] {
+        (void)combine("ij,jk->ik", Smooth{2, 3}, Smooth{4, 5});
+      },
+      "combine", "label 'j' has extent 3");
+  check_error<ShapeError>(
+      [] {
+        (void)combine("ij->iz", Smooth{2, 3});
+      },
+      "combine", "output label 'z'");
+  check_error<ShapeError>(
+      [] {
+        (void)combine("ij,jk->ik", Smooth{2, 3});
+      },
+      "combine", "2 input terms");
   check_error<ShapeError>([] { (void)combine("i1->i", Smooth{2, 3}); }, "combine", "'1'");
   check_error<ShapeError>([] { (void)combine("ij->ii", Smooth{2, 2}); }, "combine", "repeats");
-  check_error<ShapeError>([] { (void)combine("ij->ji", Jagged::from_lengths({1, 2})); },
-                          "combine", "must lead the output");
   check_error<ShapeError>(
-      [] { (void)combine("ij,jk->ik", Jagged::from_lengths({1, 2}), Smooth{2, 2}); }, "combine",
-      "row 0");
+      [] {
+        (void)combine("ij->ji", Jagged::from_lengths({1, 2}));
+      },
+      "combine", "must lead the output");
+  check_error<ShapeError>(
+      [] {
+        (void)combine("ij,jk->ik", Jagged::from_lengths({1, 2}), Smooth{2, 2});
+      },
+      "combine", "row 0");
 }

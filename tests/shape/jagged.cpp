@@ -50,8 +50,8 @@ TEST_CASE("Jagged is built from row shapes or row lengths", "[shape][jagged]") {
     CHECK(outer.rank() == 3);
     CHECK(outer.size() == 6);
     CHECK_FALSE(outer.smooth_rows());
-    CHECK(collect(outer.indices()) == std::vector<Index>{{0, 0, 0}, {0, 0, 1}, {0, 1, 0},
-                                                          {1, 0, 0}, {1, 0, 1}, {1, 0, 2}});
+    CHECK(collect(outer.indices()) ==
+          std::vector<Index>{{0, 0, 0}, {0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {1, 0, 1}, {1, 0, 2}});
     CHECK(outer.to_string() == "Jagged[2]{Jagged[2]{[2] [1]} Jagged[1]{[3]}}");
   }
   SECTION("long row lists print elided") {
@@ -114,13 +114,21 @@ TEST_CASE("Jagged rejects bad input and stays unchanged", "[shape][jagged][error
   using strata::IndexError;
   using strata::ShapeError;
   using strata::test::check_error;
-  check_error<ShapeError>([] { (void)Jagged::from_lengths({2, -1}); }, "Jagged::from_extents",
-                          "-1");
-  check_error<ShapeError>([] { (void)Jagged{Smooth{2}, Smooth{2, 2}}; }, "Jagged",
-                          "row 1 Smooth[2 2] has rank 2");
   check_error<ShapeError>(
-      [] { (void)Jagged::from_lengths({1L << 62, 1L << 62}); }, "Jagged::from_extents",
-      "overflow");
+      [] {
+        (void)Jagged::from_lengths({2, -1});
+      },
+      "Jagged::from_extents", "-1");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged{Smooth{2}, Smooth{2, 2}};
+      },
+      "Jagged", "row 1 Smooth[2 2] has rank 2");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lengths({1L << 62, 1L << 62});
+      },
+      "Jagged::from_extents", "overflow");
   check_error<ShapeError>([] { (void)Jagged(Index{2}, {Smooth{1}}); }, "Jagged", "2 rows");
   const Jagged j = Jagged::from_lengths({3, 1, 2});
   check_error<IndexError>([&] { (void)j.slice({2}, {1}); }, "slice", "exceeds");

@@ -51,11 +51,15 @@ TEST_CASE("Nested rejects bad input and stays unchanged", "[shape][nested][error
   using strata::test::check_error;
   check_error<ShapeError>([] { (void)Nested(std::vector<Shape>{}); }, "Nested", "no layers");
   check_error<ShapeError>(
-      [] { (void)Nested{Smooth{3}, Jagged::from_lengths({1, 2})}; }, "Nested",
-      "outer extents [2]");
+      [] {
+        (void)Nested{Smooth{3}, Jagged::from_lengths({1, 2})};
+      },
+      "Nested", "outer extents [2]");
   check_error<ShapeError>(
-      [] { (void)Nested{Jagged::from_lengths({1}), Jagged::from_lengths({1})}; }, "Nested",
-      "follows a jagged layer");
+      [] {
+        (void)Nested{Jagged::from_lengths({1}), Jagged::from_lengths({1})};
+      },
+      "Nested", "follows a jagged layer");
   const Nested m{Smooth{2}, Smooth{3}};
   check_error<IndexError>([&] { (void)m.layer(2); }, "layer", "layer 2");
   check_error<IndexError>([&] { (void)m.chip(2, 0); }, "chip", "mode 2");

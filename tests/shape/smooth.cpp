@@ -45,8 +45,7 @@ TEST_CASE("Smooth describes hyper-rectangles", "[shape][smooth]") {
     CHECK_FALSE(s == Smooth{4, 3});
   }
   SECTION("indices are row-major") {
-    CHECK(collect(Smooth{2, 2}.indices()) ==
-          std::vector<Index>{{0, 0}, {0, 1}, {1, 0}, {1, 1}});
+    CHECK(collect(Smooth{2, 2}.indices()) == std::vector<Index>{{0, 0}, {0, 1}, {1, 0}, {1, 1}});
   }
 }
 

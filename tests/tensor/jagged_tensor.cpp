@@ -68,9 +68,8 @@ TEST_CASE("dense -> jagged pieces -> dense round trips on random row lengths",
     Tensor<float> dense(Index{rows, width + 2});
     for (index_t r = 0; r < rows; ++r) {
       for (index_t c = 0; c < width + 2; ++c) {
-        dense(r, c) = c < lengths[static_cast<std::size_t>(r)]
-                          ? static_cast<float>(r * 100 + c)
-                          : -1.0F;
+        dense(r, c) =
+            c < lengths[static_cast<std::size_t>(r)] ? static_cast<float>(r * 100 + c) : -1.0F;
       }
     }
     const auto jagged = JaggedTensor<float>::from_dense(dense, shape, strata::Parallel{8});
@@ -102,7 +101,9 @@ TEST_CASE("JaggedTensor rejects bad input and stays unchanged", "[tensor][jagged
   using strata::test::check_error;
   auto j = JaggedTensor<int>::from_values({1, 2, 3}, Jagged::from_lengths({1, 2}));
   check_error<strata::ShapeError>(
-      [] { (void)JaggedTensor<int>::from_values({1, 2}, Jagged::from_lengths({1, 2})); },
+      [] {
+        (void)JaggedTensor<int>::from_values({1, 2}, Jagged::from_lengths({1, 2}));
+      },
       "JaggedTensor::from_values", "2 values");
   check_error<strata::ShapeError>(
       [] {
@@ -110,7 +111,9 @@ TEST_CASE("JaggedTensor rejects bad input and stays unchanged", "[tensor][jagged
       },
       "JaggedTensor", "jagged");
   check_error<strata::ShapeError>(
-      [] { (void)JaggedTensor<int>::from_dense(Tensor<int>(Index{2, 1}), Jagged::from_lengths({1, 2})); },
+      [] {
+        (void)JaggedTensor<int>::from_dense(Tensor<int>(Index{2, 1}), Jagged::from_lengths({1, 2}));
+      },
       "JaggedTensor::from_dense", "[2 1]");
   check_error<strata::IndexError>([&] { (void)j.at({0, 1}); }, "position", "[0 1]");
   check_error<strata::IndexError>([&] { (void)j.piece(2); }, "row", "row 2");

@@ -87,8 +87,11 @@ TEST_CASE("LayoutTensor rejects bad input and stays unchanged", "[tensor][layout
   using strata::test::check_error;
   LayoutTensor<int> t(Layout::tiled(Smooth{4, 4}, {2, 2}));
   t.at({1, 1}) = 5;
-  check_error<strata::ShapeError>([&] { t.assign(Tensor<int>(Index{4, 3})); },
-                                  "LayoutTensor::assign", "[4 3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        t.assign(Tensor<int>(Index{4, 3}));
+      },
+      "LayoutTensor::assign", "[4 3]");
   check_error<strata::ShapeError>(
       [&] { (void)LayoutTensor<int>::from_dense(Tensor<int>(Index{3}), t.layout()); },
       "LayoutTensor::from_dense", "[3]");

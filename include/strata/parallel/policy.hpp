@@ -180,8 +180,8 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
       return pieces;
     }
     const index_t target = starts.front() + total * part / parts;
-    return static_cast<index_t>(
-        std::lower_bound(starts.begin(), starts.end() - 1, target) - starts.begin());
+    return static_cast<index_t>(std::lower_bound(starts.begin(), starts.end() - 1, target) -
+                                starts.begin());
   };
 #if defined(STRATA_USE_OPENMP)
   const auto threads = static_cast<int>(std::min<index_t>(parts, max_threads()));

@@ -19,15 +19,13 @@ namespace detail {
 
 /// The immutable description of a jagged shape, shared by the shape and its views.
 struct JaggedData {
-  Index outer;                        ///< the outer extents (the grid of rows)
-  int inner_rank = 1;                 ///< the rank s of every row's shape
-  std::vector<index_t> extents;       ///< rows x s extents, when every row is smooth
-  std::vector<Shape> inner;           ///< one shape per row, when some row is jagged
-  std::vector<index_t> starts{0};     ///< rows + 1 prefix sums of the row sizes
+  Index outer;                     ///< the outer extents (the grid of rows)
+  int inner_rank = 1;              ///< the rank s of every row's shape
+  std::vector<index_t> extents;    ///< rows x s extents, when every row is smooth
+  std::vector<Shape> inner;        ///< one shape per row, when some row is jagged
+  std::vector<index_t> starts{0};  ///< rows + 1 prefix sums of the row sizes
 
-  [[nodiscard]] index_t rows() const noexcept {
-    return static_cast<index_t>(starts.size()) - 1;
-  }
+  [[nodiscard]] index_t rows() const noexcept { return static_cast<index_t>(starts.size()) - 1; }
   [[nodiscard]] bool smooth_rows() const noexcept { return inner.empty(); }
   [[nodiscard]] std::span<const index_t> row_extents(index_t r) const noexcept {
     return {extents.data() + r * inner_rank, static_cast<std::size_t>(inner_rank)};
@@ -42,9 +40,7 @@ class JaggedRows {
   JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, index_t row1, Index outer);
 
   [[nodiscard]] const JaggedData& data() const noexcept { return *data_; }
-  [[nodiscard]] const std::shared_ptr<const JaggedData>& shared() const noexcept {
-    return data_;
-  }
+  [[nodiscard]] const std::shared_ptr<const JaggedData>& shared() const noexcept { return data_; }
   [[nodiscard]] index_t row0() const noexcept { return row0_; }
   [[nodiscard]] index_t row1() const noexcept { return row1_; }
   [[nodiscard]] const Index& outer() const noexcept { return outer_; }

@@ -80,9 +80,7 @@ class Nested : public ShapeAPI<Nested> {
   [[nodiscard]] NestedView chip(int mode, index_t i) const;
 
   /// @copydoc Smooth::uniform_extent
-  [[nodiscard]] index_t uniform_extent(int mode) const {
-    return data_->flat.uniform_extent(mode);
-  }
+  [[nodiscard]] index_t uniform_extent(int mode) const { return data_->flat.uniform_extent(mode); }
   /// @copydoc Smooth::unravel
   void unravel(index_t position, std::span<index_t> offset) const {
     data_->flat.unravel(position, offset);

@@ -70,8 +70,8 @@ class Shape : public ShapeAPI<Shape> {
   requires(!std::is_same_v<std::remove_cvref_t<S>, Shape>)
       // NOLINTNEXTLINE(google-explicit-constructor): any shape is usable where a Shape is.
       Shape(S&& shape)
-      : model_(std::make_shared<detail::ShapeModel<std::remove_cvref_t<S>>>(
-            std::forward<S>(shape))) {}
+      : model_(
+            std::make_shared<detail::ShapeModel<std::remove_cvref_t<S>>>(std::forward<S>(shape))) {}
 
   /// Whether the held shape is a @p T.
   /// @tparam T Smooth, SmoothView, Jagged, JaggedView, Nested or NestedView

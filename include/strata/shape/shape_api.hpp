@@ -73,8 +73,8 @@ class ShapeAPI {
   /// @throws IndexError for a position outside [0, size())
   [[nodiscard]] Index index_at(index_t position) const {
     if (position < 0 || position >= self().size()) {
-      detail::fail<IndexError>("index_at", "position ", position, " is outside [0, ",
-                               self().size(), ")");
+      detail::fail<IndexError>("index_at", "position ", position, " is outside [0, ", self().size(),
+                               ")");
     }
     Index index(static_cast<std::size_t>(self().rank()), 0);
     self().unravel(position, std::span<index_t>(index));
@@ -127,8 +127,8 @@ class ShapeAPI {
   /// @param index the index
   void check_inside(std::string_view operation, IndexSpan index) const {
     if (static_cast<int>(index.size()) != self().rank()) {
-      detail::fail<IndexError>(operation, "index ", strata::to_string(index), " has ",
-                               index.size(), " entries for a shape of rank ", self().rank());
+      detail::fail<IndexError>(operation, "index ", strata::to_string(index), " has ", index.size(),
+                               " entries for a shape of rank ", self().rank());
     }
     if (!contains(index)) {
       detail::fail<IndexError>(operation, "index ", strata::to_string(index), " is outside ",
@@ -158,18 +158,18 @@ concept ShapeLike = std::copyable<S> && std::equality_comparable<S> &&
   { s.size() } -> std::same_as<index_t>;
   { s.origin() } -> std::same_as<Index>;
   { s.extent(mode) } -> std::same_as<index_t>;
-  { s.slice(index, index) };
-  { s.chip(mode, i) };
+  {s.slice(index, index)};
+  {s.chip(mode, i)};
   { s.indices() } -> std::ranges::random_access_range;
   { s.offsets() } -> std::ranges::random_access_range;
   { s.contains(index) } -> std::same_as<bool>;
   { s.position(index) } -> std::same_as<index_t>;
   { s.index_at(i) } -> std::same_as<Index>;
-  { s.unravel(i, offset) };
+  {s.unravel(i, offset)};
   { s.advance(offset) } -> std::same_as<bool>;
   { s.ravel(index) } -> std::same_as<index_t>;
   { s.to_string() } -> std::same_as<std::string>;
-  { out << s };
+  {out << s};
 };
 
 }  // namespace strata

@@ -41,8 +41,7 @@ class JaggedTensor {
   /// @param shape the shape; its rows must be smooth
   /// @throws ShapeError when a row is jagged
   explicit JaggedTensor(Jagged shape)
-      : shape_(checked(std::move(shape), "JaggedTensor")),
-        buffer_(DenseBuffer<T>(shape_.size())) {}
+      : shape_(checked(std::move(shape), "JaggedTensor")), buffer_(DenseBuffer<T>(shape_.size())) {}
 
   /// A jagged tensor that takes its values, row after row.
   /// @param values shape.size() values
@@ -53,8 +52,7 @@ class JaggedTensor {
     checked(shape, "JaggedTensor::from_values");
     if (static_cast<index_t>(values.size()) != shape.size()) {
       detail::fail<ShapeError>("JaggedTensor::from_values", shape.to_string(), " holds ",
-                               shape.size(), " elements but ", values.size(),
-                               " values were given");
+                               shape.size(), " elements but ", values.size(), " values were given");
     }
     return JaggedTensor(std::move(shape), AnyBuffer<T>(DenseBuffer<T>(values)));
   }
@@ -118,8 +116,8 @@ class JaggedTensor {
                                shape_.to_string());
     }
     const std::span<const index_t> extents = shape_.rows().data().row_extents(r);
-    return Tensor<T>(buffer_, Dimensions(extents, row_strides(extents),
-                                         offsets()[static_cast<std::size_t>(r)]));
+    return Tensor<T>(
+        buffer_, Dimensions(extents, row_strides(extents), offsets()[static_cast<std::size_t>(r)]));
   }
 
   /// Calls `f(r, piece(r))` for every row, in parallel over rows (balanced by size) with `par`.
@@ -211,10 +209,10 @@ class JaggedTensor {
       fits = k < o ? dense[k] == need[k] : dense[k] >= need[k];
     }
     if (!fits) {
-      detail::fail<ShapeError>(operation, "dense shape ", to_string(dense), " cannot hold ",
-                               shape_.to_string(), " (it needs outer extents ",
-                               to_string(shape_.outer_extents()), " and inner extents >= ",
-                               to_string(IndexSpan(need).subspan(o)), ")");
+      detail::fail<ShapeError>(
+          operation, "dense shape ", to_string(dense), " cannot hold ", shape_.to_string(),
+          " (it needs outer extents ", to_string(shape_.outer_extents()),
+          " and inner extents >= ", to_string(IndexSpan(need).subspan(o)), ")");
     }
   }
   std::vector<Selector> dense_selectors(index_t r) const {

@@ -115,12 +115,11 @@ class LayoutTensor {
   /// @param f the function (called concurrently for different pieces)
   template <ExecutionPolicy P, class F>
   void for_each_piece(const P& policy, F&& f) const {
-    parallel::for_each_weighted_part(policy, layout_.piece_starts(),
-                                     [&](index_t lo, index_t hi) {
-                                       for (index_t p = lo; p < hi; ++p) {
-                                         f(p, piece(p));
-                                       }
-                                     });
+    parallel::for_each_weighted_part(policy, layout_.piece_starts(), [&](index_t lo, index_t hi) {
+      for (index_t p = lo; p < hi; ++p) {
+        f(p, piece(p));
+      }
+    });
   }
 
   /// Copies a dense tensor in (each piece from its box), in parallel over pieces.

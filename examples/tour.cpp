@@ -260,6 +260,11 @@ void selections() {
             << "\n";
   // Views of a selection stay lazy: a transpose is pushed into the sources.
   std::cout << "transpose of the padded image:\n" << padded.transpose().explain();
+  // Cuts and rolls are pushed down too: rows 1..4 of the padded image, rolled by 1 along axis 0,
+  // are a pad of a concat of cut tensors; nothing is evaluated twice.
+  const auto cut = padded.select({strata::Range{1, 5}}).rotate(1, 0);
+  std::cout << "padded[1:5] rolled by 1 along axis 0:\n"
+            << cut.explain() << cut.materialize() << "\n";
 }
 
 }  // namespace

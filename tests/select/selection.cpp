@@ -107,8 +107,14 @@ TEST_CASE("views of selections stay lazy and fuse", "[select]") {
   CHECK(t.materialize().to_vector() == V{0, 3, 10, 1, 4, 11, 2, 5, 12});
   const auto s = c.select({strata::Range{1, 3}}).reverse({1}).select({strata::all, 0});
   CHECK(s.materialize().to_vector() == V{5, 12});
-  // Three affine steps on the concat fused into one view node.
-  const std::string tree = s.explain();
+  // The slice, the reversal and the index are pushed into the concat's sources: no view node.
+  CHECK_THAT(s.explain(), !Contains("view"));
+  // A reshape of a composite node cannot be pushed: it becomes one view node, and a chain of
+  // views on it fuses into that node.
+  const auto r = c.reshape({9}).reverse({0}).select({strata::Range{1}});
+  CHECK(r.materialize().to_vector() == V{11, 10, 5, 4, 3, 2, 1, 0});
+  const std::string tree = r.explain();
+  CHECK(tree.find("view") != std::string::npos);
   CHECK(tree.find("view") == tree.rfind("view"));
   // A leaf's views fuse into its own Dimensions: no view node at all.
   CHECK_THAT(Selection<int>(a).transpose().select({0}).explain(), !Contains("view"));
@@ -194,34 +200,40 @@ TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") 
   CHECK(a.to_vector() == V{0, 1, 2, 3, 4, 5});
 }
 
-TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
-          "[select][property]") {
-  std::mt19937_64 rng(606);
-  using strata::test::uniform;
-  const auto random_leaf = [&](const Index& shape) {
+namespace {
+
+/// Random selection trees of depth 3 over 2-D int tensors (every node kind, views between).
+struct RandomTrees {
+  std::mt19937_64 rng;
+  explicit RandomTrees(std::uint64_t seed) : rng(seed) {}
+
+  Tensor<int> leaf(const Index& shape) {
+    using strata::test::uniform;
     std::vector<int> values(static_cast<std::size_t>(strata::checked_size(shape, "test")));
     for (auto& v : values) {
       v = static_cast<int>(rng() % 100);
     }
     Tensor<int> t = Tensor<int>::from_vector(values, shape);
     return uniform(rng, 0, 1) == 1 && t.rank() > 0 ? t.reverse({0}) : t;
-  };
-  const std::array<PadMode, 5> modes{PadMode::constant, PadMode::edge, PadMode::reflect,
-                                     PadMode::symmetric, PadMode::wrap};
-  for (int trial = 0; trial < 400; ++trial) {
+  }
+
+  Selection<int> tree() {
+    using strata::test::uniform;
+    const std::array<PadMode, 5> modes{PadMode::constant, PadMode::edge, PadMode::reflect,
+                                       PadMode::symmetric, PadMode::wrap};
     const Index shape{uniform(rng, 1, 4), uniform(rng, 1, 4)};
-    Selection<int> s = random_leaf(shape);
+    Selection<int> s = leaf(shape);
     for (int depth = 0; depth < 3; ++depth) {
       const Index sh = s.shape();
       switch (uniform(rng, 0, 7)) {
         case 0: {
           Index other = sh;
           other[0] = uniform(rng, 0, 3);
-          s = strata::concat<int>(0, {s, random_leaf(other)});
+          s = strata::concat<int>(0, {s, leaf(other)});
           break;
         }
         case 1:
-          s = strata::interleave<int>(uniform(rng, 0, 1), {s, random_leaf(sh)});
+          s = strata::interleave<int>(uniform(rng, 0, 1), {s, leaf(sh)});
           break;
         case 2:
           s = strata::repeat(s, uniform(rng, 0, 3), uniform(rng, 0, 1));
@@ -242,13 +254,24 @@ TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
           }
           break;
         case 6:
-          s = strata::where(random_leaf({1, sh[1]}), s, random_leaf({sh[0], 1}));
+          s = strata::where(leaf({1, sh[1]}), s, leaf({sh[0], 1}));
           break;
         default:
-          s = strata::maximum(s, random_leaf({sh[1]}));
+          s = strata::maximum(s, leaf({sh[1]}));
           break;
       }
     }
+    return s;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
+          "[select][property]") {
+  RandomTrees random(606);
+  for (int trial = 0; trial < 400; ++trial) {
+    const Selection<int> s = random.tree();
     INFO(s.explain());
     const auto expected = read_each(s);
     REQUIRE(s.materialize().to_vector() == expected);
@@ -258,4 +281,55 @@ TEST_CASE("block-wise evaluation equals element-wise reading on random trees",
     s.assign_to(view);
     REQUIRE(view.to_vector() == expected);
   }
+}
+
+TEST_CASE("views pushed into composite nodes equal the same views of the evaluated tree",
+          "[select][property]") {
+  RandomTrees random(2026);
+  using strata::test::uniform;
+  int pushed = 0;
+  for (int trial = 0; trial < 600; ++trial) {
+    const Selection<int> s = random.tree();
+    const Tensor<int> dense = s.materialize();  // the reference: views of a plain tensor
+    const Index sh = s.shape();
+    const auto random_range = [&](index_t n) {
+      const index_t step = uniform(random.rng, 1, 3) * (uniform(random.rng, 0, 1) ? -1 : 1);
+      return strata::Range{uniform(random.rng, -n - 1, n + 1), uniform(random.rng, -n - 1, n + 1),
+                           step};
+    };
+    std::vector<strata::Selector> selectors;
+    for (std::size_t k = 0; k < 2; ++k) {
+      switch (uniform(random.rng, 0, 2)) {
+        case 0:
+          selectors.emplace_back(strata::all);
+          break;
+        case 1:
+          selectors.emplace_back(random_range(sh[k]));
+          break;
+        default:
+          if (sh[k] > 0) {
+            selectors.emplace_back(uniform(random.rng, -sh[k], sh[k] - 1));
+          } else {
+            selectors.emplace_back(strata::all);
+          }
+          break;
+      }
+    }
+    INFO(s.explain());
+    const auto check = [&](const Selection<int>& view, const Tensor<int>& expected) {
+      INFO(view.explain());
+      REQUIRE(view.shape() == expected.shape());
+      REQUIRE(view.materialize().to_vector() == expected.to_vector());
+      REQUIRE(read_each(view) == expected.to_vector());
+      pushed += view.explain().find("view") == std::string::npos ? 1 : 0;
+    };
+    check(s.select(selectors), dense.select(selectors));
+    check(s.reverse({0}), dense.reverse({0}));
+    check(s.reverse({0, 1}), dense.reverse({0, 1}));
+    const index_t shift = uniform(random.rng, -5, 5);
+    const index_t axis = uniform(random.rng, 0, 1);
+    check(s.rotate(shift, axis), dense.rotate(shift, axis));
+  }
+  // Most views of these trees are pushed into the sources (no view node left).
+  CHECK(pushed > 1200);
 }

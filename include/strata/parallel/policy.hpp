@@ -186,6 +186,7 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
 #if defined(STRATA_USE_OPENMP)
   const auto threads = static_cast<int>(std::min<index_t>(parts, max_threads()));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#endif
   for (index_t part = 0; part < parts; ++part) {
     const index_t lo = first_piece(part);
     const index_t hi = first_piece(part + 1);
@@ -193,9 +194,6 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
       f(lo, hi);
     }
   }
-#else
-  (void)first_piece;
-#endif
 }
 
 }  // namespace strata::parallel

@@ -4,6 +4,7 @@
 #include "strata/select/selection.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 namespace strata {
@@ -100,6 +101,52 @@ class ConcatNode final : public SelectionNode<T> {
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     return std::make_shared<ConcatNode>(permuted(sources_, perm), new_axis(perm, axis_));
   }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    if (axis != axis_) {
+      // Every source is cut the same way; the concat axis moves down when an earlier axis goes.
+      std::vector<Selection<T>> parts;
+      for (const auto& s : sources_) {
+        parts.push_back(s.slice_axis(axis, start, step, count, drop));
+      }
+      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
+      return std::make_shared<ConcatNode>(std::move(parts), static_cast<index_t>(along));
+    }
+    // Along the concat axis: each source gives the run of positions that fall inside it.
+    std::vector<std::pair<index_t, Selection<T>>> pieces;  // (first output position, piece)
+    for (std::size_t i = 0; i < sources_.size(); ++i) {
+      const index_t lo = starts_[i];
+      const index_t hi = lo + sources_[i].shape()[axis_];
+      index_t j0 = 0;
+      index_t j1 = 0;
+      if (step > 0) {
+        j0 = ceil_div(lo - start, step);
+        j1 = ceil_div(hi - start, step);
+      } else {
+        j0 = floor_div(start - hi, -step) + 1;
+        j1 = floor_div(start - lo, -step) + 1;
+      }
+      j0 = std::max<index_t>(j0, 0);
+      j1 = std::min(j1, count);
+      if (j0 < j1) {
+        pieces.emplace_back(
+            j0, sources_[i].slice_axis(axis_, start + j0 * step - lo, step, j1 - j0, drop));
+      }
+    }
+    if (pieces.empty()) {
+      return sources_[0].slice_axis(axis_, 0, 1, 0, false).node();
+    }
+    if (pieces.size() == 1) {
+      return pieces[0].second.node();
+    }
+    std::sort(pieces.begin(), pieces.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<Selection<T>> parts;
+    for (auto& piece : pieces) {
+      parts.push_back(std::move(piece.second));
+    }
+    return std::make_shared<ConcatNode>(std::move(parts), static_cast<index_t>(axis_));
+  }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "concat axis " << axis_ << " -> " << to_string(shape_) << "\n";
     for (const auto& s : sources_) {
@@ -121,10 +168,16 @@ class InterleaveNode final : public SelectionNode<T> {
     return std::any_of(sources_.begin(), sources_.end(),
                        [&buffer](const auto& s) { return s.node()->reads(buffer); });
   }
+  /// Sources along `axis` hold rows i, i + k, i + 2k, ... of the result: equal extents, or
+  /// (after a cut) extents ceil((n - i) / k), the first ones one longer.
   InterleaveNode(std::vector<Selection<T>> sources, index_t axis)
       : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
     shape_ = sources_[0].shape();
-    shape_[axis_] *= static_cast<index_t>(sources_.size());
+    index_t rows = 0;
+    for (const auto& s : sources_) {
+      rows += s.shape()[axis_];
+    }
+    shape_[axis_] = rows;
   }
   [[nodiscard]] Index shape() const override { return shape_; }
   [[nodiscard]] T at(IndexSpan g) const override {
@@ -136,8 +189,10 @@ class InterleaveNode final : public SelectionNode<T> {
   void materialize_into(Tensor<T>& dst) const override {
     const auto k = static_cast<index_t>(sources_.size());
     std::vector<std::function<void()>> blocks;
-    const bool leaves = std::all_of(sources_.begin(), sources_.end(),
-                                    [](const auto& s) { return s.node()->leaf() != nullptr; });
+    const index_t first_rows = sources_[0].shape()[axis_];
+    const bool leaves = std::all_of(sources_.begin(), sources_.end(), [&](const auto& s) {
+      return s.node()->leaf() != nullptr && s.shape()[axis_] == first_rows;
+    });
     if (leaves && axis_ == 0) {
       // Tensor sources: walk the output in chunks of rows so it is written front to back
       // (each chunk takes its rows from every source), as a hand loop would.
@@ -169,6 +224,35 @@ class InterleaveNode final : public SelectionNode<T> {
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     return std::make_shared<InterleaveNode>(permuted(sources_, perm), new_axis(perm, axis_));
   }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    if (axis != axis_) {
+      std::vector<Selection<T>> parts;
+      for (const auto& s : sources_) {
+        parts.push_back(s.slice_axis(axis, start, step, count, drop));
+      }
+      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
+      return std::make_shared<InterleaveNode>(std::move(parts), static_cast<index_t>(along));
+    }
+    if (count == 0) {
+      return sources_[0].slice_axis(axis_, 0, 1, 0, false).node();
+    }
+    // Positions start + j * step repeat their source with period p = k / gcd(|step|, k):
+    // output row j = q p + t comes from one source, at rows that advance by step / g.
+    const auto k = static_cast<index_t>(sources_.size());
+    const index_t g = std::gcd(step < 0 ? -step : step, k);
+    const index_t p = k / g;
+    std::vector<Selection<T>> parts;
+    for (index_t t = 0; t < std::min(p, count); ++t) {
+      const index_t position = start + t * step;
+      parts.push_back(sources_[static_cast<std::size_t>(position % k)].slice_axis(
+          axis_, position / k, step / g, ceil_div(count - t, p), drop));
+    }
+    if (parts.size() == 1) {
+      return parts[0].node();
+    }
+    return std::make_shared<InterleaveNode>(std::move(parts), static_cast<index_t>(axis_));
+  }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "interleave axis " << axis_ << " -> " << to_string(shape_) << "\n";
     for (const auto& s : sources_) {
@@ -181,6 +265,12 @@ class InterleaveNode final : public SelectionNode<T> {
   std::size_t axis_;
   Index shape_;
 };
+
+template <class T>
+std::shared_ptr<const SelectionNode<T>> make_concat_node(std::vector<Selection<T>> sources,
+                                                         index_t axis) {
+  return std::make_shared<ConcatNode<T>>(std::move(sources), axis);
+}
 
 }  // namespace detail
 

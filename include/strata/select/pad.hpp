@@ -226,6 +226,51 @@ class PadNode final : public SelectionNode<T> {
     }
     return std::make_shared<PadNode>(source_.transpose(perm), std::move(widths), mode_, value_);
   }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    // The cut positions read: border (-1, constant only) before, a run of source positions
+    // that step evenly, border after. Constant borders become new widths; any other mode only
+    // pushes a cut that stays inside the source.
+    const std::vector<index_t>& map = positions_[axis];
+    index_t before = 0;
+    while (before < count && map[static_cast<std::size_t>(start + before * step)] < 0) {
+      ++before;
+    }
+    index_t inside = 0;
+    while (before + inside < count &&
+           map[static_cast<std::size_t>(start + (before + inside) * step)] >= 0) {
+      ++inside;
+    }
+    const index_t after = count - before - inside;
+    for (index_t j = before + inside; j < count; ++j) {
+      if (map[static_cast<std::size_t>(start + j * step)] >= 0) {
+        return nullptr;  // a border between two runs of the source: not one pad
+      }
+    }
+    const index_t first = inside == 0 ? 0 : map[static_cast<std::size_t>(start + before * step)];
+    const index_t source_step =
+        inside < 2 ? 1 : map[static_cast<std::size_t>(start + (before + 1) * step)] - first;
+    if (source_step == 0) {
+      return nullptr;  // one source position repeated (an edge): a broadcast, not a slice
+    }
+    for (index_t j = 1; j < inside; ++j) {
+      if (map[static_cast<std::size_t>(start + (before + j) * step)] != first + j * source_step) {
+        return nullptr;  // reflected or wrapped positions: not one strided run
+      }
+    }
+    const bool borders = before > 0 || after > 0;
+    if (borders && (mode_ != PadMode::constant || drop)) {
+      return nullptr;
+    }
+    std::vector<PadWidth> widths = widths_;
+    if (drop) {
+      widths.erase(widths.begin() + static_cast<std::ptrdiff_t>(axis));
+    } else {
+      widths[axis] = {before, after};
+    }
+    return std::make_shared<PadNode>(source_.slice_axis(axis, first, source_step, inside, drop),
+                                     std::move(widths), mode_, value_);
+  }
   void explain(std::ostream& out, int depth) const override {
     constexpr const char* names[] = {"constant", "edge", "reflect", "symmetric", "wrap"};
     out << indent(depth) << "pad " << names[static_cast<int>(mode_)] << " widths [";

@@ -64,6 +64,24 @@ class RepeatNode final : public SelectionNode<T> {
     }
     return std::make_shared<RepeatNode>(source_.transpose(perm), count_, axis);
   }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    if (axis != axis_) {
+      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
+      return std::make_shared<RepeatNode>(source_.slice_axis(axis, start, step, count, drop),
+                                          count_, along);
+    }
+    if (count == 0) {
+      return source_.slice_axis(axis_, 0, 1, 0, false).node();
+    }
+    if (count == 1 || step % count_ == 0) {
+      // Every position reads its own source row: a cut of the source (rows advance by
+      // step / count_).
+      return source_.slice_axis(axis_, start / count_, count == 1 ? 1 : step / count_, count, drop)
+          .node();
+    }
+    return nullptr;
+  }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "repeat x" << count_ << " axis " << axis_ << " -> "
         << to_string(shape()) << "\n";

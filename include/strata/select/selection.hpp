@@ -12,9 +12,11 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace strata {
@@ -23,6 +25,14 @@ template <class T>
 class Selection;
 
 namespace detail {
+
+template <class T>
+class SelectionNode;
+
+/// A concat node of @p sources along @p axis (defined in concat.hpp, included below).
+template <class T>
+std::shared_ptr<const SelectionNode<T>> make_concat_node(std::vector<Selection<T>> sources,
+                                                         index_t axis);
 
 /// One node of a selection tree. Every node routes each output cell to exactly one source
 /// cell (or a value chosen by data), so evaluating it is copying blocks.
@@ -54,10 +64,80 @@ class SelectionNode {
       IndexSpan /*permutation*/) const {
     return nullptr;
   }
+  /// The node cut along one axis to `count` positions start, start + step, ... (all in
+  /// bounds), pushed into its sources; with `drop` the axis is removed (count is then 1).
+  /// Null when the node cannot (then the cut becomes an affine view of it).
+  [[nodiscard]] virtual std::shared_ptr<const SelectionNode> sliced(std::size_t /*axis*/,
+                                                                    index_t /*start*/,
+                                                                    index_t /*step*/,
+                                                                    index_t /*count*/,
+                                                                    bool /*drop*/) const {
+    return nullptr;
+  }
 };
 
 template <class T>
 using NodePtr = std::shared_ptr<const SelectionNode<T>>;
+
+/// Division rounding towards minus infinity (divisor > 0).
+inline index_t floor_div(index_t a, index_t b) {
+  return a / b - ((a % b != 0 && a < 0) ? 1 : 0);
+}
+/// Division rounding towards plus infinity (divisor > 0).
+inline index_t ceil_div(index_t a, index_t b) {
+  return -floor_div(-a, b);
+}
+
+/// The Range that selects `count` positions start, start + step, ... of an axis.
+inline Range range_of(index_t start, index_t step, index_t count) {
+  if (count == 0) {
+    return Range{0, 0};
+  }
+  const index_t stop = start + count * step;
+  // A negative stop means "before index 0" for a backward walk: leave it open.
+  return Range{start, stop < 0 ? std::optional<index_t>{} : std::optional<index_t>{stop}, step};
+}
+
+/// One axis of a basic selection, normalised as Python's slice.indices / integer indexing.
+struct AxisCut {
+  index_t start = 0;
+  index_t step = 1;
+  index_t count = 0;
+  bool drop = false;
+};
+
+/// The cut a selector makes along an axis of extent @p n (the selector was validated);
+/// false for an index array, which is not a basic cut.
+inline bool axis_cut(const Selector& selector, index_t n, AxisCut& cut) {
+  const auto& v = selector.value();
+  if (const auto* i = std::get_if<index_t>(&v)) {
+    cut = {*i < 0 ? *i + n : *i, 1, 1, true};
+    return true;
+  }
+  if (std::holds_alternative<All>(v)) {
+    cut = {0, 1, n, false};
+    return true;
+  }
+  const auto* r = std::get_if<Range>(&v);
+  if (r == nullptr) {
+    return false;
+  }
+  const index_t step = r->step;
+  const index_t lower = step > 0 ? 0 : -1;
+  const index_t upper = step > 0 ? n : n - 1;
+  const auto clamp = [&](std::optional<index_t> x, index_t fallback) {
+    if (!x) {
+      return fallback;
+    }
+    return *x < 0 ? std::max(*x + n, lower) : std::min(*x, upper);
+  };
+  const index_t start = clamp(r->start, step > 0 ? lower : upper);
+  const index_t stop = clamp(r->stop, step > 0 ? upper : lower);
+  const index_t count = step > 0 ? std::max<index_t>(0, ceil_div(stop - start, step))
+                                 : std::max<index_t>(0, ceil_div(start - stop, -step));
+  cut = {start, step, count, false};
+  return true;
+}
 
 inline std::string indent(int depth) {
   return std::string(static_cast<std::size_t>(depth) * 2, ' ');
@@ -251,12 +331,48 @@ class Selection {
   // ---- affine views (lazy; fused) ------------------------------------------------------------
 
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
+  /// Integers, ranges and `all` on a composite node are pushed into its sources (a slice of a
+  /// concat is a concat of slices), so the tree stays block-wise.
   [[nodiscard]] Selection select(std::initializer_list<Selector> selectors) const {
-    return affine([&](const auto& d) { return d.select(selectors); });
+    return select(std::span<const Selector>(selectors.begin(), selectors.size()));
   }
   /// @copydoc Dimensions::select(std::span<const Selector>) const
+  /// Integers, ranges and `all` on a composite node are pushed into its sources.
   [[nodiscard]] Selection select(std::span<const Selector> selectors) const {
+    (void)Dimensions(shape()).select(selectors);  // validates, with select's errors
+    if (composite()) {
+      const Index extents = shape();
+      std::vector<detail::AxisCut> cuts(selectors.size());
+      bool basic = true;
+      for (std::size_t k = 0; basic && k < selectors.size(); ++k) {
+        basic = detail::axis_cut(selectors[k], extents[k], cuts[k]);
+      }
+      if (basic) {
+        if (auto pushed = cut_axes(cuts)) {
+          return *pushed;
+        }
+      }
+    }
     return affine([&](const auto& d) { return d.select(selectors); });
+  }
+
+  /// One axis of a basic selection: `count` positions start, start + step, ... (all in bounds),
+  /// the axis dropped when @p drop (count 1). What select() does per axis; composite nodes use
+  /// it to cut their sources. Pushed into a composite node where it can be, else an affine
+  /// view.
+  /// @param axis the axis, in [0, rank())
+  /// @param start the first position
+  /// @param step the distance between positions (non-zero)
+  /// @param count the number of positions
+  /// @param drop remove the axis (an integer index)
+  /// @return the selection
+  [[nodiscard]] Selection slice_axis(std::size_t axis, index_t start, index_t step, index_t count,
+                                     bool drop) const {
+    if (auto pushed = try_slice_axis(axis, start, step, count, drop)) {
+      return *pushed;
+    }
+    return affine(
+        [&](const auto& d) { return d.select(cut_selectors(axis, start, step, count, drop)); });
   }
   /// @copydoc Dimensions::transpose(IndexSpan) const
   /// Composite nodes push the transpose into their sources, so the tree stays block-wise.
@@ -292,11 +408,44 @@ class Selection {
                               " is read-only; materialize() it or write into its sources");
   }
   /// @copydoc Dimensions::reverse(IndexSpan) const
+  /// On a composite node the reversal is pushed into its sources where it can be.
   [[nodiscard]] Selection reverse(IndexSpan axes) const {
+    (void)Dimensions(shape()).reverse(axes);  // validates, with reverse's errors
+    if (composite()) {
+      const Index extents = shape();
+      std::vector<detail::AxisCut> cuts(extents.size());
+      for (std::size_t k = 0; k < extents.size(); ++k) {
+        cuts[k] = {0, 1, extents[k], false};
+      }
+      for (const index_t axis : axes) {
+        const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank() : axis);
+        cuts[k] = cuts[k].step == 1 ? detail::AxisCut{extents[k] - 1, -1, extents[k], false}
+                                    : detail::AxisCut{0, 1, extents[k], false};
+      }
+      if (auto pushed = cut_axes(cuts)) {
+        return *pushed;
+      }
+    }
     return affine([&](const auto& d) { return d.reverse(axes); });
   }
   /// @copydoc Dimensions::rotate(index_t, index_t) const
+  /// On a composite node the roll becomes a concat of two slices pushed into its sources,
+  /// where they can be.
   [[nodiscard]] Selection rotate(index_t shift, index_t axis) const {
+    (void)Dimensions(shape()).rotate(shift, axis);  // validates, with rotate's errors
+    if (composite()) {
+      const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank() : axis);
+      const index_t n = shape()[k];
+      const index_t s = n == 0 ? 0 : ((shift % n) + n) % n;
+      if (s == 0) {
+        return *this;
+      }
+      auto tail = try_slice_axis(k, n - s, 1, s, false);
+      auto head = try_slice_axis(k, 0, 1, n - s, false);
+      if (tail && head) {
+        return Selection(detail::make_concat_node<T>({*tail, *head}, static_cast<index_t>(k)));
+      }
+    }
     return affine([&](const auto& d) { return d.rotate(shift, axis); });
   }
   /// @copydoc Dimensions::broadcast(IndexSpan) const
@@ -304,7 +453,22 @@ class Selection {
     return affine([&](const auto& d) { return d.broadcast(shape); });
   }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
+  /// On a composite node the squeeze is pushed into its sources where it can be.
   [[nodiscard]] Selection squeeze(IndexSpan axes) const {
+    (void)Dimensions(shape()).squeeze(axes);  // validates, with squeeze's errors
+    if (composite()) {
+      const Index extents = shape();
+      std::vector<detail::AxisCut> cuts(extents.size());
+      for (std::size_t k = 0; k < extents.size(); ++k) {
+        cuts[k] = {0, 1, extents[k], false};
+      }
+      for (const index_t axis : axes) {
+        cuts[static_cast<std::size_t>(axis < 0 ? axis + rank() : axis)] = {0, 1, 1, true};
+      }
+      if (auto pushed = cut_axes(cuts)) {
+        return *pushed;
+      }
+    }
     return affine([&](const auto& d) { return d.squeeze(axes); });
   }
   /// @copydoc Dimensions::unsqueeze(index_t) const
@@ -321,6 +485,52 @@ class Selection {
   [[nodiscard]] const detail::NodePtr<T>& node() const noexcept { return node_; }
 
  private:
+  /// Whether the root is a composite node (neither a leaf nor an affine view).
+  [[nodiscard]] bool composite() const {
+    return node_->leaf() == nullptr &&
+           dynamic_cast<const detail::AffineNode<T>*>(node_.get()) == nullptr;
+  }
+  [[nodiscard]] static std::vector<Selector> cut_selectors(std::size_t axis, index_t start,
+                                                           index_t step, index_t count, bool drop) {
+    std::vector<Selector> selectors(axis, Selector(all));
+    if (drop) {
+      selectors.emplace_back(start);
+    } else {
+      selectors.emplace_back(detail::range_of(start, step, count));
+    }
+    return selectors;
+  }
+  /// slice_axis() when it fuses or pushes; nothing when a composite node cannot take it.
+  [[nodiscard]] std::optional<Selection> try_slice_axis(std::size_t axis, index_t start,
+                                                        index_t step, index_t count,
+                                                        bool drop) const {
+    if (!composite()) {
+      return affine(
+          [&](const auto& d) { return d.select(cut_selectors(axis, start, step, count, drop)); });
+    }
+    if (auto pushed = node_->sliced(axis, start, step, count, drop)) {
+      return Selection(std::move(pushed));
+    }
+    return std::nullopt;
+  }
+  /// Applies one cut per axis (from the last, so dropped axes do not renumber the others);
+  /// nothing when some cut cannot be pushed.
+  [[nodiscard]] std::optional<Selection> cut_axes(const std::vector<detail::AxisCut>& cuts) const {
+    const Index extents = shape();
+    std::optional<Selection> current = *this;
+    for (std::size_t k = cuts.size(); k-- > 0;) {
+      const detail::AxisCut& c = cuts[k];
+      if (!c.drop && c.start == 0 && c.step == 1 && c.count == extents[k]) {
+        continue;  // the whole axis
+      }
+      current = current->try_slice_axis(k, c.start, c.step, c.count, c.drop);
+      if (!current) {
+        return std::nullopt;
+      }
+    }
+    return current;
+  }
+
   /// Applies a Dimensions view operation: to a leaf's tensor (fused into its map), to an
   /// affine node's map (fused), or to the row-major map of any other node.
   template <class Op>
@@ -339,3 +549,6 @@ class Selection {
 };
 
 }  // namespace strata
+
+// make_concat_node (used by Selection::rotate) is defined with the concat node.
+#include "strata/select/concat.hpp"  // IWYU pragma: keep

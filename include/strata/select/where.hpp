@@ -19,6 +19,33 @@ Tensor<T> evaluated(const Selection<T>& s) {
   return s.materialize();
 }
 
+/// Cuts a source that broadcasts to an output of rank @p rank the way the output is cut along
+/// @p axis (a missing or extent-1 source axis is left alone, or squeezed when dropped).
+template <class S>
+S cut_broadcast(const S& source, std::size_t rank, std::size_t axis, index_t start, index_t step,
+                index_t count, bool drop) {
+  const Index shape = source.shape();
+  const std::size_t lead = rank - shape.size();
+  if (axis < lead) {
+    return source;
+  }
+  const std::size_t k = axis - lead;
+  if (shape[k] == 1) {
+    return drop ? source.slice_axis(k, 0, 1, 1, true) : source;
+  }
+  return source.slice_axis(k, start, step, count, drop);
+}
+
+/// The output shape cut along one axis.
+inline Index cut_shape(Index shape, std::size_t axis, index_t count, bool drop) {
+  if (drop) {
+    shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(axis));
+  } else {
+    shape[axis] = count;
+  }
+  return shape;
+}
+
 /// Maps a broadcast output index to a source index (extent-1 axes read index 0).
 inline Index broadcast_index(IndexSpan g, IndexSpan source_shape) {
   const std::size_t lead = g.size() - source_shape.size();
@@ -70,6 +97,14 @@ class WhereNode final : public SelectionNode<T> {
           }
         });
   }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    const std::size_t r = shape_.size();
+    return std::make_shared<WhereNode>(cut_broadcast(mask_, r, axis, start, step, count, drop),
+                                       cut_broadcast(a_, r, axis, start, step, count, drop),
+                                       cut_broadcast(b_, r, axis, start, step, count, drop),
+                                       cut_shape(shape_, axis, count, drop));
+  }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "where -> " << to_string(shape_) << "\n";
     mask_.node()->explain(out, depth + 1);
@@ -99,6 +134,13 @@ class ExtremumNode final : public SelectionNode<T> {
   }
   void materialize_into(Tensor<T>& dst) const override {
     zip_with_into(dst, evaluated(a_), evaluated(b_), [this](T x, T y) { return pick(x, y); });
+  }
+  [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
+                                  bool drop) const override {
+    const std::size_t r = shape_.size();
+    return std::make_shared<ExtremumNode>(cut_broadcast(a_, r, axis, start, step, count, drop),
+                                          cut_broadcast(b_, r, axis, start, step, count, drop),
+                                          cut_shape(shape_, axis, count, drop), maximum_);
   }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << (maximum_ ? "maximum" : "minimum") << " -> " << to_string(shape_)

@@ -1,9 +1,10 @@
 // Benchmarks for select/: materialising lazy selections against hand loops, xtensor's
-// concatenate and Eigen's concatenate / pad (constant; Eigen has no reflect). float32; run with
-// OMP_NUM_THREADS=1 for the one-thread table in docs/performance.md. xtensor 0.24's xt::pad is
-// not measured: it threw std::bad_array_new_length on these 8192 x 8192 operands.
+// concatenate and pad (through peers/xtensor_pad.cpp, compiled as C++17: xtensor 0.24's pad is
+// wrong when compiled as C++20) and Eigen's concatenate / pad (constant; Eigen has no reflect).
+// float32; run with OMP_NUM_THREADS=1 for the one-thread table in docs/performance.md.
 #include "strata/select/concat.hpp"
 #include "strata/select/pad.hpp"
+#include "peers/xtensor_pad.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <benchmark/benchmark.h>
@@ -154,6 +155,28 @@ void pad_strata(benchmark::State& state, bool constant) {
   }
   bytes(state, (NN + P * P) * sizeof(float));
 }
+void pad_xtensor(benchmark::State& state, bool reflected) {
+  auto& d = data();
+  for (auto _ : state) {
+    peers::xtensor_pad(d.image.data(), d.out.data(), N, W, reflected);
+    benchmark::ClobberMemory();
+  }
+  // A wrong pad is not a measurement: check borders, corners and interior against the hand rule.
+  for (const index_t i : {index_t{0}, W - 1, W, W + 7, W + N - 1, W + N, 2 * W + N - 1}) {
+    for (const index_t j : {index_t{0}, W - 1, W, W + 5, W + N - 1, W + N, 2 * W + N - 1}) {
+      const bool border = i < W || j < W || i >= W + N || j >= W + N;
+      const float expected =
+          (!reflected && border) ? 0.0F
+                               : d.image[static_cast<std::size_t>(reflect(i - W, N) * N +
+                                                                  reflect(j - W, N))];
+      if (d.out[static_cast<std::size_t>(i) * P + static_cast<std::size_t>(j)] != expected) {
+        state.SkipWithError("xt::pad gave a wrong value");
+        return;
+      }
+    }
+  }
+  bytes(state, (NN + P * P) * sizeof(float));
+}
 void pad_eigen(benchmark::State& state) {
   auto& d = data();
   Eigen::TensorMap<Eigen::Tensor<float, 2, Eigen::RowMajor, Eigen::Index>> src(d.image.data(), N,
@@ -171,8 +194,10 @@ void pad_eigen(benchmark::State& state) {
 }
 BENCHMARK_CAPTURE(pad_hand, reflect, false)->Name("pad_reflect/hand")->Unit(ms);
 BENCHMARK_CAPTURE(pad_strata, reflect, false)->Name("pad_reflect/strata")->Unit(ms);
+BENCHMARK_CAPTURE(pad_xtensor, reflect, true)->Name("pad_reflect/xtensor")->Unit(ms);
 BENCHMARK_CAPTURE(pad_hand, constant, true)->Name("pad_constant/hand")->Unit(ms);
 BENCHMARK_CAPTURE(pad_strata, constant, true)->Name("pad_constant/strata")->Unit(ms);
+BENCHMARK_CAPTURE(pad_xtensor, constant, false)->Name("pad_constant/xtensor")->Unit(ms);
 BENCHMARK(pad_eigen)->Name("pad_constant/eigen")->Unit(ms);
 
 // ---- interleave two 4096 x 4096 along axis 0 ------------------------------------------------

@@ -12,7 +12,11 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <algorithm>
+#include <array>
 #include <limits>
+#include <numeric>
+#include <random>
 
 using Catch::Matchers::Contains;
 using strata::Index;
@@ -157,6 +161,42 @@ TEST_CASE("large selections evaluate their blocks on several threads", "[select]
   }
   const auto constant = strata::pad(c, {{100, 100}, {100, 100}}, PadMode::constant, 5);
   REQUIRE(constant.materialize().to_vector() == read_each(constant));
+}
+
+TEST_CASE("pads of random matrix views (the row fast path and the slab path) read as at()",
+          "[select][property]") {
+  // Rank-2 views with negative strides, broadcasts, rolls, index arrays, size-0 and size-1
+  // axes; the row fast path takes the plain ones with contiguous rows, the slabs the rest.
+  std::mt19937_64 rng(99);
+  using strata::test::uniform;
+  const std::array<PadMode, 5> modes{PadMode::constant, PadMode::edge, PadMode::reflect,
+                                     PadMode::symmetric, PadMode::wrap};
+  int tried = 0;
+  while (tried < 400) {
+    const strata::Dimensions d = strata::test::random_view(rng, 4);
+    if (d.rank() != 2) {
+      continue;
+    }
+    ++tried;
+    const auto addresses = strata::test::addresses(d);
+    const index_t extent =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<int> values(static_cast<std::size_t>(extent));
+    std::iota(values.begin(), values.end(), 0);
+    const Tensor<int> leaf(strata::AnyBuffer<int>(strata::DenseBuffer<int>(values)), d);
+    const PadMode mode = d.size() == 0 ? PadMode::constant
+                                       : modes[static_cast<std::size_t>(uniform(rng, 0, 4))];
+    const auto p = strata::pad(leaf, {{uniform(rng, 0, 5), uniform(rng, 0, 5)},
+                                      {uniform(rng, 0, 5), uniform(rng, 0, 5)}},
+                               mode, -1);
+    INFO(d << " " << p.explain());
+    const auto expected = read_each(p);
+    REQUIRE(p.materialize().to_vector() == expected);
+    Tensor<int> target(Index{p.shape()[1], p.shape()[0]});
+    auto view = target.transpose();  // rows not contiguous: the slab path
+    p.assign_to(view);
+    REQUIRE(view.to_vector() == expected);
+  }
 }
 
 TEST_CASE("a selection written into one of its own sources reads it first", "[select]") {

@@ -136,6 +136,9 @@ class PadNode final : public SelectionNode<T> {
     Tensor<T> inside = dst.select(interior);
     std::vector<std::function<void()>> blocks;
     const Tensor<T>* leaf = source_.node()->leaf();
+    if (leaf != nullptr && pad_rows(*leaf, dst)) {
+      return;
+    }
     if (leaf != nullptr && r >= 2 && inside.size() > 0) {
       // A tensor source: evaluate chunks of rows whole (interior, then the borders of those
       // rows along the other axes) so each row is written while it is in cache; the
@@ -177,6 +180,83 @@ class PadNode final : public SelectionNode<T> {
       }
     }
     run_blocks(blocks, dst.size() - inside.size());
+  }
+
+  /// The matrix fast path, as a hand loop writes it: each output row is the source row
+  /// (one contiguous copy) with its left and right borders read through the axis-1 position
+  /// map while the row is in cache; then each border row along axis 0 is a copy of a finished
+  /// row (or the fill value). Needs contiguous rows in both (unit last stride, plain axes) and
+  /// a non-empty interior; returns false otherwise. Chunks of rows run in parallel.
+  bool pad_rows(const Tensor<T>& leaf, Tensor<T>& dst) const {
+    const Dimensions& sd = leaf.dims();
+    const Dimensions& dd = dst.dims();
+    T* const out = dst.buffer().data();
+    const T* const in = leaf.buffer().data();
+    if (shape_.size() != 2 || out == nullptr || in == nullptr || leaf.size() == 0) {
+      return false;
+    }
+    const auto contiguous_rows = [](const Dimensions& d) {
+      const auto axes = d.axes();
+      return axes[0].is_plain() && axes[1].is_plain() &&
+             (axes[1].stride == 1 || axes[1].extent <= 1);
+    };
+    if (!contiguous_rows(sd) || !contiguous_rows(dd)) {
+      return false;
+    }
+    const index_t rows = sd.shape()[0];
+    const index_t n = sd.shape()[1];
+    const index_t top = widths_[0].first;
+    const index_t left = widths_[1].first;
+    const index_t width = shape_[1];
+    const std::vector<index_t>& across = positions_[1];
+    const index_t in_stride = sd.axes()[0].stride;
+    const index_t out_stride = dd.axes()[0].stride;
+    const T* const in0 = in + sd.offset();
+    T* const out0 = out + dd.offset();
+    const T fill = value_;
+    const index_t chunk = std::max<index_t>(1, (index_t{1} << 16) / std::max<index_t>(width, 1));
+    std::vector<std::function<void()>> blocks;
+    for (index_t c0 = 0; c0 < rows; c0 += chunk) {
+      const index_t c1 = std::min(rows, c0 + chunk);
+      blocks.emplace_back([=, &across] {
+        for (index_t i = c0; i < c1; ++i) {
+          const T* src = in0 + i * in_stride;
+          T* row = out0 + (top + i) * out_stride;
+          std::copy_n(src, n, row + left);
+          for (index_t j = 0; j < left; ++j) {
+            const index_t p = across[static_cast<std::size_t>(j)];
+            row[j] = p < 0 ? fill : src[p];
+          }
+          for (index_t j = left + n; j < width; ++j) {
+            const index_t p = across[static_cast<std::size_t>(j)];
+            row[j] = p < 0 ? fill : src[p];
+          }
+        }
+      });
+    }
+    run_blocks(blocks, rows * width);
+    // Rows above and below: copies of finished rows (the axis-0 map), or the fill value.
+    blocks.clear();
+    const std::vector<index_t>& down = positions_[0];
+    const index_t height = shape_[0];
+    for (const auto& [lo, hi] : {std::pair{index_t{0}, top}, std::pair{top + rows, height}}) {
+      for (index_t c0 = lo; c0 < hi; c0 += chunk) {
+        const index_t c1 = std::min(hi, c0 + chunk);
+        blocks.emplace_back([=, &down] {
+          for (index_t i = c0; i < c1; ++i) {
+            T* row = out0 + i * out_stride;
+            const index_t p = down[static_cast<std::size_t>(i)];
+            if (p < 0) {
+              std::fill_n(row, width, fill);
+            } else {
+              std::copy_n(out0 + (top + p) * out_stride, width, row);
+            }
+          }
+        });
+      }
+    }
+    run_blocks(blocks, (height - rows) * width);
+    return true;
   }
 
   /// Adds the blocks of one border slab. The 2r slabs partition the output around the

@@ -149,6 +149,9 @@ TEST_CASE("large selections evaluate their blocks on several threads", "[select]
   const auto i = strata::interleave<int>(1, {c, c.transpose().transpose()});
   const auto rows = strata::interleave<int>(0, {big, big.reverse({0}), big.rotate(5, 1)});
   REQUIRE(rows.materialize().to_vector() == read_each(rows));
+  // Plain sources with contiguous rows take the row fast path, in parallel chunks.
+  const auto plain = strata::interleave<int>(0, {big, big.reverse({0}), big.copy()});
+  REQUIRE(plain.materialize().to_vector() == read_each(plain));
   for (const auto& s : {p, i}) {
     INFO(s.explain());
     REQUIRE(s.materialize().to_vector() == read_each(s));
@@ -196,6 +199,34 @@ TEST_CASE("pads of random matrix views (the row fast path and the slab path) rea
     auto view = target.transpose();  // rows not contiguous: the slab path
     p.assign_to(view);
     REQUIRE(view.to_vector() == expected);
+  }
+}
+
+TEST_CASE("interleaves of random views (the row fast path and the block path) read as at()",
+          "[select][property]") {
+  std::mt19937_64 rng(123);
+  using strata::test::uniform;
+  int tried = 0;
+  while (tried < 300) {
+    const strata::Dimensions d = strata::test::random_view(rng, 4);
+    if (d.rank() == 0) {
+      continue;
+    }
+    ++tried;
+    const auto addresses = strata::test::addresses(d);
+    const index_t extent =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<Selection<int>> sources;
+    const auto k = uniform(rng, 1, 3);
+    for (index_t s = 0; s < k; ++s) {
+      std::vector<int> values(static_cast<std::size_t>(extent));
+      std::iota(values.begin(), values.end(), static_cast<int>(1000 * s));
+      const Tensor<int> t(strata::AnyBuffer<int>(strata::DenseBuffer<int>(values)), d);
+      sources.emplace_back(uniform(rng, 0, 2) == 0 ? t.copy() : t);
+    }
+    const auto i = strata::interleave<int>(uniform(rng, 0, d.rank() - 1), sources);
+    INFO(d << " " << i.explain());
+    REQUIRE(i.materialize().to_vector() == read_each(i));
   }
 }
 

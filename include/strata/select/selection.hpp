@@ -139,6 +139,23 @@ inline bool axis_cut(const Selector& selector, index_t n, AxisCut& cut) {
   return true;
 }
 
+/// Whether each row of a map (axis 0 fixed) is one contiguous, row-major run of the other axes
+/// (plain axes throughout): then rows can be copied with one memcpy each.
+inline bool contiguous_rows(const Dimensions& d) {
+  const auto axes = d.axes();
+  if (axes.empty() || !axes[0].is_plain()) {
+    return false;
+  }
+  index_t expected = 1;
+  for (std::size_t k = axes.size(); k-- > 1;) {
+    if (!axes[k].is_plain() || (axes[k].extent > 1 && axes[k].stride != expected)) {
+      return false;
+    }
+    expected *= axes[k].extent;
+  }
+  return true;
+}
+
 inline std::string indent(int depth) {
   return std::string(static_cast<std::size_t>(depth) * 2, ' ');
 }

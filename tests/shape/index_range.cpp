@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <random>
+#include <ranges>
 #include <vector>
 
 using strata::Index;
@@ -164,6 +165,28 @@ TEST_CASE("indices() and offsets() agree with nested loops on random shapes and 
     check_case(c, rng);
     check_case(random_slice(c, rng), rng);
   }
+}
+
+static_assert(std::ranges::view<strata::IndexRange<Smooth>>);
+static_assert(std::ranges::random_access_range<strata::IndexRange<Jagged>>);
+
+TEST_CASE("index ranges are views: copies share state and compose with adaptors",
+          "[shape][range]") {
+  const Jagged j = Jagged::from_lengths({2, 0, 3});
+  auto r = j.indices();
+  const auto it = r.begin() + 3;
+  const auto moved = std::move(r);  // NOLINT(performance-move-const-arg): the state is shared
+  CHECK(*it == Index{2, 1});        // iterators survive a move of their range
+  std::vector<Index> firsts;
+  for (const Index& i : moved | std::views::take(2)) {
+    firsts.push_back(i);
+  }
+  CHECK(firsts == std::vector<Index>{{0, 0}, {0, 1}});
+  std::vector<Index> reversed;
+  for (const Index& i : j.offsets() | std::views::reverse) {
+    reversed.push_back(i);
+  }
+  CHECK(reversed == std::vector<Index>{{2, 2}, {2, 1}, {2, 0}, {0, 1}, {0, 0}});
 }
 
 TEST_CASE("parallel::for_each visits every index of a jagged shape once", "[shape][parallel]") {

@@ -7,6 +7,8 @@
 #include <compare>
 #include <cstddef>
 #include <iterator>
+#include <memory>
+#include <ranges>
 
 namespace strata {
 
@@ -15,8 +17,10 @@ namespace strata {
 /// `indices()` of a shape yields absolute indices (the origin added), `offsets()` yields indices
 /// relative to the origin. Stepping with `++` is O(1) amortised (an odometer; a jagged shape skips
 /// to its next non-empty row); `it + n` is O(rank) for smooth shapes and O(rank + log rows) for
-/// jagged ones; `end - begin` is O(1). The range holds a copy of the shape (cheap: extents, or a
-/// shared handle), so it may outlive the shape it came from; its iterators point into the range.
+/// jagged ones; `end - begin` is O(1). The range shares one copy of the shape (cheap: extents,
+/// or a shared handle), so it may outlive the shape it came from; copying or moving the range
+/// is O(1) and keeps its iterators valid (they point at the shared state). It is a
+/// std::ranges::view, so it composes with the standard adaptors (`| std::views::take(3)`).
 ///
 /// @code
 /// strata::Smooth s{2, 3};
@@ -26,7 +30,15 @@ namespace strata {
 /// @endcode
 /// @tparam S the shape type (any ShapeLike)
 template <class S>
-class IndexRange {
+class IndexRange : public std::ranges::view_base {
+  struct State {
+    S shape;
+    Index origin;
+    index_t size;
+    std::size_t rank;
+    bool relative;
+  };
+
  public:
   /// The random-access iterator; it dereferences to an Index by value.
   class iterator {
@@ -48,12 +60,12 @@ class IndexRange {
     /// The index at this position.
     /// @return the absolute index or the offset, as the range was asked
     [[nodiscard]] Index operator*() const {
-      if (range_->relative_) {
+      if (state_->relative) {
         return offset_;
       }
       Index absolute = offset_;
       for (std::size_t k = 0; k < absolute.size(); ++k) {
-        absolute[k] += range_->origin_[k];
+        absolute[k] += state_->origin[k];
       }
       return absolute;
     }
@@ -66,8 +78,8 @@ class IndexRange {
     /// @return this iterator
     iterator& operator++() {
       ++position_;
-      if (position_ < range_->size_) {
-        range_->shape_.advance(std::span<index_t>(offset_));
+      if (position_ < state_->size) {
+        state_->shape.advance(std::span<index_t>(offset_));
       }
       return *this;
     }
@@ -143,57 +155,47 @@ class IndexRange {
 
    private:
     friend class IndexRange;
-    iterator(const IndexRange* range, index_t position)
-        : range_(range), position_(position), offset_(range->rank_, 0) {
+    iterator(const State* state, index_t position)
+        : state_(state), position_(position), offset_(state->rank, 0) {
       seek();
     }
     void seek() {
-      if (position_ >= 0 && position_ < range_->size_) {
-        range_->shape_.unravel(position_, std::span<index_t>(offset_));
+      if (position_ >= 0 && position_ < state_->size) {
+        state_->shape.unravel(position_, std::span<index_t>(offset_));
       }
     }
 
-    const IndexRange* range_ = nullptr;
+    const State* state_ = nullptr;
     index_t position_ = 0;
     Index offset_;
   };
 
   /// The range of @p shape's indices.
-  /// @param shape the shape (copied)
+  /// @param shape the shape (copied once, shared by copies of the range)
   /// @param relative true for offsets from the origin, false for absolute indices
-  IndexRange(S shape, bool relative)
-      : shape_(std::move(shape)),
-        origin_(shape_.origin()),
-        size_(shape_.size()),
-        rank_(static_cast<std::size_t>(shape_.rank())),
-        relative_(relative) {}
-
-  IndexRange(const IndexRange&) = delete;  ///< iterators point into the range: not copyable
-  IndexRange& operator=(const IndexRange&) = delete;
-  IndexRange(IndexRange&&) = delete;  ///< iterators point into the range: not movable
-  IndexRange& operator=(IndexRange&&) = delete;
-  ~IndexRange() = default;
+  IndexRange(S shape, bool relative) {
+    const Index origin = shape.origin();
+    const index_t size = shape.size();
+    const auto rank = static_cast<std::size_t>(shape.rank());
+    state_ = std::make_shared<const State>(State{std::move(shape), origin, size, rank, relative});
+  }
 
   /// The first index.
   /// @return the iterator at position 0
-  [[nodiscard]] iterator begin() const { return iterator(this, 0); }
+  [[nodiscard]] iterator begin() const { return iterator(state_.get(), 0); }
   /// Past the last index.
   /// @return the iterator at position size()
-  [[nodiscard]] iterator end() const { return iterator(this, size_); }
+  [[nodiscard]] iterator end() const { return iterator(state_.get(), state_->size); }
   /// The number of indices.
   /// @return the shape's size
-  [[nodiscard]] index_t size() const noexcept { return size_; }
+  [[nodiscard]] index_t size() const noexcept { return state_->size; }
   /// The index at a position.
   /// @param position in [0, size()) (unchecked)
   /// @return the index
   [[nodiscard]] Index operator[](index_t position) const { return begin()[position]; }
 
  private:
-  S shape_;
-  Index origin_;
-  index_t size_;
-  std::size_t rank_;
-  bool relative_;
+  std::shared_ptr<const State> state_;
 };
 
 }  // namespace strata

@@ -340,6 +340,23 @@ JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) co
   return {data, 0, n, outer_};
 }
 
+void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<JaggedPiece>& out) {
+  if (shape.is<Smooth>()) {
+    const IndexSpan e = shape.as<Smooth>().extents();
+    out.push_back({base, prefix, Index(e.begin(), e.end())});
+    return;
+  }
+  const Jagged& j = shape.as<Jagged>();
+  const auto o = static_cast<std::size_t>(j.outer_rank());
+  Index outer(o, 0);
+  for (index_t r = 0; r < j.n_rows(); ++r) {
+    smooth_unravel(r, j.outer_extents(), outer);
+    prefix.insert(prefix.end(), outer.begin(), outer.end());
+    jagged_pieces(j.row(r), prefix, base + j.row_starts()[static_cast<std::size_t>(r)], out);
+    prefix.resize(prefix.size() - o);
+  }
+}
+
 /// slice() of a Jagged or JaggedView: outer bounds only, absolute indices.
 JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, IndexSpan hi,
                       const std::string& what) {

@@ -77,6 +77,18 @@ class JaggedRows {
   Index outer_;
 };
 
+/// A smooth leaf piece of a jagged shape: where its values start (in row-major storage of the
+/// whole shape), the indices of the ragged modes that lead to it, and its extents.
+struct JaggedPiece {
+  index_t start = 0;
+  Index prefix;
+  Index extents;
+};
+
+/// Appends every smooth leaf piece of @p shape (Smooth or Jagged, rows recursively) in storage
+/// order, its values starting at @p base and its ragged indices after @p prefix.
+void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<JaggedPiece>& out);
+
 }  // namespace detail
 
 /// A shape whose slices along the outer modes have different shapes of one rank s.

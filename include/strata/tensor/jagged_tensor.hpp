@@ -9,6 +9,7 @@
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -17,11 +18,11 @@ namespace strata {
 /// A tensor over a jagged shape, stored as one dense array of values (rows one after another,
 /// each row-major) and the offsets where rows start (the shape's row_starts()).
 ///
-/// Element access takes the logical (jagged) index; `piece(r)` is row r as an ordinary Tensor
-/// view sharing the buffer; `for_each_row` hands out each row's values as a contiguous span, in
-/// parallel over rows balanced by their sizes. Copies from and to a dense (padded) tensor run in
-/// parallel over rows. Rows must be smooth (a jagged shape whose rows are jagged themselves is
-/// rejected).
+/// Element access takes the logical (jagged) index; `piece(p)` is smooth piece p as an ordinary
+/// Tensor view sharing the buffer: row p when the rows are smooth, else the smooth rows of the
+/// jagged rows, recursively, in storage order. `for_each_row` hands out each row's values as a
+/// contiguous span, in parallel over rows balanced by their sizes. Copies from and to a dense
+/// (padded) tensor run in parallel over pieces.
 ///
 /// @code
 /// strata::JaggedTensor<float> j(strata::Jagged::from_lengths({3, 0, 2}));
@@ -38,18 +39,18 @@ class JaggedTensor {
   using value_type = T;
 
   /// Value-initialised (zero) elements of a jagged shape.
-  /// @param shape the shape; its rows must be smooth
-  /// @throws ShapeError when a row is jagged
+  /// @param shape the shape (rows smooth or jagged)
   explicit JaggedTensor(Jagged shape)
-      : shape_(checked(std::move(shape), "JaggedTensor")), buffer_(DenseBuffer<T>(shape_.size())) {}
+      : shape_(std::move(shape)), buffer_(DenseBuffer<T>(shape_.size())) {
+    index_pieces();
+  }
 
   /// A jagged tensor that takes its values, row after row.
   /// @param values shape.size() values
-  /// @param shape the shape; its rows must be smooth
+  /// @param shape the shape
   /// @return the tensor
-  /// @throws ShapeError when the sizes differ or a row is jagged
+  /// @throws ShapeError when the sizes differ
   static JaggedTensor from_values(std::vector<T> values, Jagged shape) {
-    checked(shape, "JaggedTensor::from_values");
     if (static_cast<index_t>(values.size()) != shape.size()) {
       detail::fail<ShapeError>("JaggedTensor::from_values", shape.to_string(), " holds ",
                                shape.size(), " elements but ", values.size(), " values were given");
@@ -57,19 +58,19 @@ class JaggedTensor {
     return JaggedTensor(std::move(shape), AnyBuffer<T>(DenseBuffer<T>(values)));
   }
 
-  /// The rows of @p shape cut out of a dense tensor that holds them all (row r is the box
-  /// [0, extents) at outer index r; the rest of the dense tensor is ignored).
+  /// The rows of @p shape cut out of a dense tensor that holds them all (each smooth piece is
+  /// the box [0, extents) at its ragged indices; the rest of the dense tensor is ignored).
   /// @param dense outer extents followed by extents at least as large as every row's
   /// @param shape the jagged shape
-  /// @param policy seq or par (parallel over rows)
+  /// @param policy seq or par (parallel over pieces)
   /// @return the tensor
   /// @throws ShapeError when the dense tensor's rank or extents cannot hold the rows
   template <ExecutionPolicy P = Parallel>
   static JaggedTensor from_dense(const Tensor<T>& dense, Jagged shape, const P& policy = P{}) {
     JaggedTensor out(std::move(shape));
     out.check_dense("JaggedTensor::from_dense", dense.shape());
-    out.for_each_piece(policy, [&](index_t r, Tensor<T> row) {
-      row.assign(dense.select(out.dense_selectors(r)), seq);
+    out.for_each_piece(policy, [&](index_t p, Tensor<T> piece) {
+      piece.assign(dense.select(out.dense_selectors(p)), seq);
     });
     return out;
   }
@@ -103,31 +104,45 @@ class JaggedTensor {
     return {buffer_, shape_.position(index), false};
   }
 
-  /// The number of rows (pieces).
+  /// The number of smooth pieces: the rows when they are smooth, else the smooth rows of the
+  /// jagged rows (recursively).
   /// @return the count
-  [[nodiscard]] index_t n_pieces() const noexcept { return shape_.n_rows(); }
-  /// Row @p r as a Tensor view of the row's smooth shape, sharing the buffer.
-  /// @param r in [0, n_pieces())
+  [[nodiscard]] index_t n_pieces() const noexcept {
+    return pieces_ ? static_cast<index_t>(pieces_->size()) : shape_.n_rows();
+  }
+  /// Smooth piece @p p as a Tensor view of its shape, sharing the buffer.
+  /// @param p in [0, n_pieces())
   /// @return the view
-  /// @throws IndexError for a row that does not exist
-  [[nodiscard]] Tensor<T> piece(index_t r) const {
-    if (r < 0 || r >= shape_.n_rows()) {
-      detail::fail<IndexError>("row", "row ", r, " is outside [0, ", shape_.n_rows(), ") of ",
-                               shape_.to_string());
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Tensor<T> piece(index_t p) const {
+    check_piece(p);
+    const std::span<const index_t> extents = piece_extents(p);
+    return Tensor<T>(buffer_, Dimensions(extents, row_strides(extents), piece_start(p)));
+  }
+  /// The indices of the ragged modes that lead to piece @p p (the outer index of row p when
+  /// rows are smooth; outer index, then the row's own outer index, ... otherwise).
+  /// @param p in [0, n_pieces())
+  /// @return the index prefix
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Index piece_index(index_t p) const {
+    check_piece(p);
+    if (pieces_) {
+      return (*pieces_)[static_cast<std::size_t>(p)].prefix;
     }
-    const std::span<const index_t> extents = shape_.rows().data().row_extents(r);
-    return Tensor<T>(
-        buffer_, Dimensions(extents, row_strides(extents), offsets()[static_cast<std::size_t>(r)]));
+    Index outer(static_cast<std::size_t>(shape_.outer_rank()), 0);
+    detail::smooth_unravel(p, shape_.outer_extents(), outer);
+    return outer;
   }
 
-  /// Calls `f(r, piece(r))` for every row, in parallel over rows (balanced by size) with `par`.
+  /// Calls `f(p, piece(p))` for every smooth piece, in parallel over pieces (balanced by
+  /// size) with `par`.
   /// @param policy seq or par
-  /// @param f the function (called concurrently for different rows)
+  /// @param f the function (called concurrently for different pieces)
   template <ExecutionPolicy P, class F>
   void for_each_piece(const P& policy, F&& f) const {
-    parallel::for_each_weighted_part(policy, offsets(), [&](index_t lo, index_t hi) {
-      for (index_t r = lo; r < hi; ++r) {
-        f(r, piece(r));
+    parallel::for_each_weighted_part(policy, piece_starts(), [&](index_t lo, index_t hi) {
+      for (index_t p = lo; p < hi; ++p) {
+        f(p, piece(p));
       }
     });
   }
@@ -150,17 +165,17 @@ class JaggedTensor {
     });
   }
 
-  /// The rows copied into a dense tensor padded with @p fill: outer extents followed by the
-  /// largest extent of each inner mode over the rows.
+  /// The values copied into a dense tensor padded with @p fill: outer extents followed by the
+  /// largest extent of each inner mode (over every row, recursively).
   /// @param fill the value outside the rows
-  /// @param policy seq or par (parallel over rows)
+  /// @param policy seq or par (parallel over pieces)
   /// @return the dense tensor
   template <ExecutionPolicy P = Parallel>
   [[nodiscard]] Tensor<T> to_dense(const T& fill = T{}, const P& policy = P{}) const {
     Tensor<T> out(dense_shape());
     out.fill(fill, policy);
-    for_each_piece(policy, [&](index_t r, const Tensor<T>& row) {
-      out.select(dense_selectors(r)).assign(row, seq);
+    for_each_piece(policy, [&](index_t p, const Tensor<T>& piece) {
+      out.select(dense_selectors(p)).assign(piece, seq);
     });
     return out;
   }
@@ -168,29 +183,61 @@ class JaggedTensor {
   /// The shape of to_dense(): outer extents, then the largest extent of each inner mode.
   /// @return the extents
   [[nodiscard]] Index dense_shape() const {
-    Index extents(shape_.outer_extents().begin(), shape_.outer_extents().end());
-    const auto s = static_cast<std::size_t>(shape_.inner_rank());
-    Index largest(s, 0);
-    for (index_t r = 0; r < shape_.n_rows(); ++r) {
-      const auto e = shape_.rows().data().row_extents(r);
-      for (std::size_t m = 0; m < s; ++m) {
-        largest[m] = std::max(largest[m], e[m]);
+    Index extents(static_cast<std::size_t>(shape_.rank()), 0);
+    std::copy(shape_.outer_extents().begin(), shape_.outer_extents().end(), extents.begin());
+    for (index_t p = 0; p < n_pieces(); ++p) {
+      const Index prefix = piece_index(p);
+      const std::span<const index_t> e = piece_extents(p);
+      for (std::size_t m = 0; m < prefix.size(); ++m) {
+        extents[m] = std::max(extents[m], prefix[m] + 1);
+      }
+      for (std::size_t m = 0; m < e.size(); ++m) {
+        extents[prefix.size() + m] = std::max(extents[prefix.size() + m], e[m]);
       }
     }
-    extents.insert(extents.end(), largest.begin(), largest.end());
     return extents;
   }
 
  private:
   JaggedTensor(Jagged shape, AnyBuffer<T> buffer)
-      : shape_(std::move(shape)), buffer_(std::move(buffer)) {}
+      : shape_(std::move(shape)), buffer_(std::move(buffer)) {
+    index_pieces();
+  }
 
-  static Jagged checked(Jagged shape, std::string_view operation) {
-    if (!shape.smooth_rows()) {
-      detail::fail<ShapeError>(operation, "rows of ", shape.to_string(),
-                               " are jagged; jagged storage takes smooth rows");
+  /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves).
+  void index_pieces() {
+    if (shape_.smooth_rows()) {
+      return;
     }
-    return shape;
+    auto pieces = std::make_shared<std::vector<detail::JaggedPiece>>();
+    Index prefix;
+    detail::jagged_pieces(shape_, prefix, 0, *pieces);
+    auto starts = std::make_shared<std::vector<index_t>>();
+    starts->reserve(pieces->size() + 1);
+    for (const auto& piece : *pieces) {
+      starts->push_back(piece.start);
+    }
+    starts->push_back(shape_.size());
+    pieces_ = std::move(pieces);
+    piece_starts_ = std::move(starts);
+  }
+  void check_piece(index_t p) const {
+    if (p < 0 || p >= n_pieces()) {
+      detail::fail<IndexError>("piece", "piece ", p, " is outside [0, ", n_pieces(), ") of ",
+                               shape_.to_string());
+    }
+  }
+  [[nodiscard]] std::span<const index_t> piece_starts() const noexcept {
+    return piece_starts_ ? std::span<const index_t>(*piece_starts_) : offsets();
+  }
+  [[nodiscard]] index_t piece_start(index_t p) const noexcept {
+    return piece_starts()[static_cast<std::size_t>(p)];
+  }
+  [[nodiscard]] std::span<const index_t> piece_extents(index_t p) const noexcept {
+    if (pieces_) {
+      return (*pieces_)[static_cast<std::size_t>(p)].extents;
+    }
+    return shape_.rows().data().row_extents(p);
   }
   static Index row_strides(std::span<const index_t> e) {
     Index strides(e.size(), 0);
@@ -215,14 +262,12 @@ class JaggedTensor {
           " and inner extents >= ", to_string(IndexSpan(need).subspan(o)), ")");
     }
   }
-  std::vector<Selector> dense_selectors(index_t r) const {
+  [[nodiscard]] std::vector<Selector> dense_selectors(index_t p) const {
     std::vector<Selector> selectors;
-    Index outer(static_cast<std::size_t>(shape_.outer_rank()), 0);
-    detail::smooth_unravel(r, shape_.outer_extents(), outer);
-    for (const index_t i : outer) {
+    for (const index_t i : piece_index(p)) {
       selectors.emplace_back(i);
     }
-    for (const index_t e : shape_.rows().data().row_extents(r)) {
+    for (const index_t e : piece_extents(p)) {
       selectors.emplace_back(Range{0, e});
     }
     return selectors;
@@ -230,6 +275,8 @@ class JaggedTensor {
 
   Jagged shape_;
   AnyBuffer<T> buffer_;
+  std::shared_ptr<const std::vector<detail::JaggedPiece>> pieces_;  // when some row is jagged
+  std::shared_ptr<const std::vector<index_t>> piece_starts_;        // their starts, + size()
 };
 
 }  // namespace strata

@@ -11,7 +11,7 @@
 namespace strata {
 namespace {
 
-constexpr std::string_view kOp = "combine";
+constexpr std::string_view operation_name = "combine";
 
 struct Spec {
   std::vector<std::string> inputs;
@@ -32,12 +32,12 @@ Spec parse(std::string_view spec, std::size_t n_inputs) {
     } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
       current += c;
     } else {
-      detail::fail<ShapeError>(kOp, "spec \"", spec, "\": '", c, "' is not a mode label");
+      detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": '", c, "' is not a mode label");
     }
   }
   parsed.inputs.push_back(current);
   if (parsed.inputs.size() != n_inputs) {
-    detail::fail<ShapeError>(kOp, "spec \"", spec, "\" has ", parsed.inputs.size(),
+    detail::fail<ShapeError>(operation_name, "spec \"", spec, "\" has ", parsed.inputs.size(),
                              " input terms but ", n_inputs, " shapes were given");
   }
   if (arrow != std::string_view::npos) {
@@ -46,10 +46,10 @@ Spec parse(std::string_view spec, std::size_t n_inputs) {
         continue;
       }
       if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-        detail::fail<ShapeError>(kOp, "spec \"", spec, "\": output '", c, "' is not a mode label");
+        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output '", c, "' is not a mode label");
       }
       if (parsed.output.find(c) != std::string::npos) {
-        detail::fail<ShapeError>(kOp, "spec \"", spec, "\": output label '", c, "' repeats");
+        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output label '", c, "' repeats");
       }
       parsed.output += c;
     }
@@ -76,7 +76,7 @@ class Extents {
   void set(char label, index_t extent, std::size_t input, const std::string& where) {
     index_t& e = extent_[static_cast<unsigned char>(label)];
     if (e >= 0 && e != extent) {
-      detail::fail<ShapeError>(kOp, "label '", label, "' has extent ", e, " in ",
+      detail::fail<ShapeError>(operation_name, "label '", label, "' has extent ", e, " in ",
                                source_[static_cast<unsigned char>(label)], " but ", extent,
                                " in input ", input, where);
     }
@@ -117,13 +117,13 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     shapes.push_back(without_origin(inputs[i]));
     if (static_cast<int>(parsed.inputs[i].size()) != shapes[i].rank()) {
-      detail::fail<ShapeError>(kOp, "input ", i, " \"", parsed.inputs[i], "\" has ",
+      detail::fail<ShapeError>(operation_name, "input ", i, " \"", parsed.inputs[i], "\" has ",
                                parsed.inputs[i].size(), " labels but ", inputs[i].to_string(),
                                " has rank ", shapes[i].rank());
     }
     if (shapes[i].is<Jagged>()) {
       if (jagged_input >= 0) {
-        detail::fail<ShapeError>(kOp, "inputs ", jagged_input, " and ", i,
+        detail::fail<ShapeError>(operation_name, "inputs ", jagged_input, " and ", i,
                                  " are both jagged; the result is not well defined");
       }
       jagged_input = static_cast<int>(i);
@@ -153,7 +153,7 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
       known = known || term.find(c) != std::string::npos;
     }
     if (!known) {
-      detail::fail<ShapeError>(kOp, "output label '", c, "' of \"", spec, "\" is in no input");
+      detail::fail<ShapeError>(operation_name, "output label '", c, "' of \"", spec, "\" is in no input");
     }
   }
   if (jagged_input < 0) {
@@ -167,14 +167,14 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
   const std::string& labels = parsed.inputs[static_cast<std::size_t>(jagged_input)];
   const auto o = static_cast<std::size_t>(j.outer_rank());
   if (parsed.output.substr(0, o) != labels.substr(0, o)) {
-    detail::fail<ShapeError>(kOp, "the result of \"", spec,
+    detail::fail<ShapeError>(operation_name, "the result of \"", spec,
                              "\" is not well defined: the outer "
                              "labels \"",
                              labels.substr(0, o), "\" of jagged input ", jagged_input, " ",
                              j.to_string(), " must lead the output");
   }
   if (!j.smooth_rows()) {
-    detail::fail<ShapeError>(kOp, "jagged input ", jagged_input, " ", j.to_string(),
+    detail::fail<ShapeError>(operation_name, "jagged input ", jagged_input, " ", j.to_string(),
                              " has jagged rows; combine takes jagged shapes with smooth rows");
   }
   const std::string row_output = parsed.output.substr(o);

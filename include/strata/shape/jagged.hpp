@@ -69,7 +69,7 @@ class JaggedRows {
 
  private:
   [[nodiscard]] index_t row_of(std::span<const index_t> offset) const;
-  void first_of_row(index_t r, std::span<index_t> offset) const;
+  void first_of_row(index_t r, std::span<index_t> inner) const;
 
   std::shared_ptr<const JaggedData> data_;
   index_t row0_ = 0;

@@ -4,14 +4,12 @@
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include "threads.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <vector>
-
-#if defined(STRATA_USE_OPENMP)
-#include <omp.h>
-#endif
 
 namespace {
 
@@ -35,9 +33,7 @@ Operands& operands() {
 }
 
 void map_exp_sin(benchmark::State& state, bool parallel) {
-#if defined(STRATA_USE_OPENMP)
-  omp_set_num_threads(static_cast<int>(state.range(0)));
-#endif
+  bench::set_threads(state);
   const auto a = Tensor<float>::wrap(operands().a.data(), {N, N});
   auto out = Tensor<float>::wrap(operands().out.data(), {N, N});
   const Tensor<float> half{0.5F};
@@ -53,16 +49,6 @@ void map_exp_sin(benchmark::State& state, bool parallel) {
   state.SetItemsProcessed(state.iterations() * a.size());
 }
 
-void thread_args(benchmark::internal::Benchmark* b) {
-  b->ArgName("threads")->Arg(1)->Arg(2);
-#if defined(STRATA_USE_OPENMP)
-  for (int t = 4; t <= omp_get_num_procs(); t *= 2) {
-    b->Arg(t);
-  }
-#endif
-  b->Unit(benchmark::kMillisecond)->UseRealTime();
-}
-
 }  // namespace
 
 BENCHMARK_CAPTURE(map_exp_sin, seq, false)
@@ -70,6 +56,6 @@ BENCHMARK_CAPTURE(map_exp_sin, seq, false)
     ->Arg(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
-BENCHMARK_CAPTURE(map_exp_sin, par, true)->Apply(thread_args);
+BENCHMARK_CAPTURE(map_exp_sin, par, true)->Apply(bench::thread_args);
 
 BENCHMARK_MAIN();

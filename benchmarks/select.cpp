@@ -2,9 +2,9 @@
 // concatenate and pad (through peers/xtensor_pad.cpp, compiled as C++17: xtensor 0.24's pad is
 // wrong when compiled as C++20) and Eigen's concatenate / pad (constant; Eigen has no reflect).
 // float32; run with OMP_NUM_THREADS=1 for the one-thread table in docs/performance.md.
+#include "peers/xtensor_pad.hpp"
 #include "strata/select/concat.hpp"
 #include "strata/select/pad.hpp"
-#include "peers/xtensor_pad.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <benchmark/benchmark.h>
@@ -166,9 +166,9 @@ void pad_xtensor(benchmark::State& state, bool reflected) {
     for (const index_t j : {index_t{0}, W - 1, W, W + 5, W + N - 1, W + N, 2 * W + N - 1}) {
       const bool border = i < W || j < W || i >= W + N || j >= W + N;
       const float expected =
-          (!reflected && border) ? 0.0F
-                               : d.image[static_cast<std::size_t>(reflect(i - W, N) * N +
-                                                                  reflect(j - W, N))];
+          (!reflected && border)
+              ? 0.0F
+              : d.image[static_cast<std::size_t>(reflect(i - W, N) * N + reflect(j - W, N))];
       if (d.out[static_cast<std::size_t>(i) * P + static_cast<std::size_t>(j)] != expected) {
         state.SkipWithError("xt::pad gave a wrong value");
         return;

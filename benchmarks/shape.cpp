@@ -7,6 +7,8 @@
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
+#include "threads.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -14,10 +16,6 @@
 #include <numeric>
 #include <random>
 #include <vector>
-
-#if defined(STRATA_USE_OPENMP)
-#include <omp.h>
-#endif
 
 namespace {
 
@@ -68,9 +66,7 @@ Data& data() {
 }
 
 void set_threads(benchmark::State& state) {
-#if defined(STRATA_USE_OPENMP)
-  omp_set_num_threads(static_cast<int>(state.range(0)));
-#endif
+  bench::set_threads(state);
   state.counters["values"] = static_cast<double>(data().jagged.size());
 }
 
@@ -136,20 +132,10 @@ void jagged_rowsum_pieces(benchmark::State& state) {
   bytes(state);
 }
 
-void thread_args(benchmark::internal::Benchmark* b) {
-  b->ArgName("threads")->Arg(1)->Arg(2);
-#if defined(STRATA_USE_OPENMP)
-  for (int t = 4; t <= omp_get_num_procs(); t *= 2) {
-    b->Arg(t);
-  }
-#endif
-  b->Unit(benchmark::kMillisecond)->UseRealTime();
-}
-
 }  // namespace
 
-BENCHMARK(jagged_rowsum_hand)->Name("jagged_rowsum/hand")->Apply(thread_args);
-BENCHMARK(jagged_rowsum_strata)->Name("jagged_rowsum/strata")->Apply(thread_args);
-BENCHMARK(jagged_rowsum_pieces)->Name("jagged_rowsum/pieces")->Apply(thread_args);
+BENCHMARK(jagged_rowsum_hand)->Name("jagged_rowsum/hand")->Apply(bench::thread_args);
+BENCHMARK(jagged_rowsum_strata)->Name("jagged_rowsum/strata")->Apply(bench::thread_args);
+BENCHMARK(jagged_rowsum_pieces)->Name("jagged_rowsum/pieces")->Apply(bench::thread_args);
 
 BENCHMARK_MAIN();

@@ -32,7 +32,8 @@ Spec parse(std::string_view spec, std::size_t n_inputs) {
     } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
       current += c;
     } else {
-      detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": '", c, "' is not a mode label");
+      detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": '", c,
+                               "' is not a mode label");
     }
   }
   parsed.inputs.push_back(current);
@@ -46,10 +47,12 @@ Spec parse(std::string_view spec, std::size_t n_inputs) {
         continue;
       }
       if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
-        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output '", c, "' is not a mode label");
+        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output '", c,
+                                 "' is not a mode label");
       }
       if (parsed.output.find(c) != std::string::npos) {
-        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output label '", c, "' repeats");
+        detail::fail<ShapeError>(operation_name, "spec \"", spec, "\": output label '", c,
+                                 "' repeats");
       }
       parsed.output += c;
     }
@@ -92,22 +95,6 @@ class Extents {
   std::array<std::string, 128> source_{};
 };
 
-Shape without_origin(const Shape& s) {
-  if (s.is<SmoothView>()) {
-    return s.as<SmoothView>().shape();
-  }
-  if (s.is<JaggedView>()) {
-    return s.as<JaggedView>().shape();
-  }
-  if (s.is<Nested>()) {
-    return s.as<Nested>().flatten();
-  }
-  if (s.is<NestedView>()) {
-    return without_origin(s.as<NestedView>().flatten());
-  }
-  return s;
-}
-
 }  // namespace
 
 Shape combine(std::string_view spec, std::span<const Shape> inputs) {
@@ -115,7 +102,7 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
   std::vector<Shape> shapes;
   int jagged_input = -1;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    shapes.push_back(without_origin(inputs[i]));
+    shapes.push_back(detail::plain_shape(inputs[i]));  // views combine as their extents
     if (static_cast<int>(parsed.inputs[i].size()) != shapes[i].rank()) {
       detail::fail<ShapeError>(operation_name, "input ", i, " \"", parsed.inputs[i], "\" has ",
                                parsed.inputs[i].size(), " labels but ", inputs[i].to_string(),
@@ -153,7 +140,8 @@ Shape combine(std::string_view spec, std::span<const Shape> inputs) {
       known = known || term.find(c) != std::string::npos;
     }
     if (!known) {
-      detail::fail<ShapeError>(operation_name, "output label '", c, "' of \"", spec, "\" is in no input");
+      detail::fail<ShapeError>(operation_name, "output label '", c, "' of \"", spec,
+                               "\" is in no input");
     }
   }
   if (jagged_input < 0) {

@@ -12,23 +12,6 @@ namespace strata {
 namespace detail {
 namespace {
 
-/// A row shape without its origin: views become the shape they view, nested shapes flatten.
-Shape normalised_row(const Shape& row) {
-  if (row.is<SmoothView>()) {
-    return row.as<SmoothView>().shape();
-  }
-  if (row.is<JaggedView>()) {
-    return row.as<JaggedView>().shape();
-  }
-  if (row.is<Nested>()) {
-    return row.as<Nested>().flatten();
-  }
-  if (row.is<NestedView>()) {
-    return row.as<NestedView>().flatten();
-  }
-  return row;
-}
-
 /// Builds the shared description; checks ranks and sizes.
 std::shared_ptr<const JaggedData> make_data(Index outer, int inner_rank,
                                             std::vector<index_t> extents, std::vector<Shape> inner,
@@ -67,7 +50,7 @@ std::shared_ptr<const JaggedData> data_from_rows(IndexSpan outer, std::vector<Sh
   int inner_rank = 1;
   bool all_smooth = true;
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    rows[r] = normalised_row(rows[r]);
+    rows[r] = plain_shape(rows[r]);  // rows have no origin of their own
     if (rows[r].rank() < 1) {
       fail<ShapeError>(op, "row ", r, " has rank 0; jagged rows need rank >= 1");
     }
@@ -455,13 +438,6 @@ Jagged Jagged::from_extents(IndexSpan outer, int inner_rank, IndexSpan extents) 
   return Jagged(detail::JaggedRows(data, 0, rows, data->outer));
 }
 
-Shape Jagged::row(index_t r) const {
-  if (r < 0 || r >= n_rows()) {
-    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ", to_string());
-  }
-  return rows_.row(r);
-}
-
 std::span<const index_t> Jagged::row_starts() const noexcept {
   return {rows_.data().starts.data() + rows_.row0(), static_cast<std::size_t>(n_rows()) + 1};
 }
@@ -477,13 +453,6 @@ Shape Jagged::chip(int mode, index_t i) const {
 
 JaggedView::JaggedView(const Jagged& shape)
     : rows_(shape.rows_), origin_(static_cast<std::size_t>(shape.rank()), 0) {}
-
-Shape JaggedView::row(index_t r) const {
-  if (r < 0 || r >= n_rows()) {
-    detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ", to_string());
-  }
-  return rows_.row(r);
-}
 
 JaggedView JaggedView::slice(IndexSpan lo, IndexSpan hi) const {
   return detail::slice_rows(rows_, origin_, lo, hi, to_string());

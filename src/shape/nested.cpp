@@ -27,17 +27,11 @@ Jagged extend_rows(const Jagged& flat, const Smooth& layer, std::size_t index) {
 
 /// A layer as a value: views become the shapes they view.
 Shape layer_value(const Shape& layer, std::size_t index) {
-  if (layer.is<Smooth>() || layer.is<Jagged>()) {
-    return layer;
+  if (layer.is<Nested>() || layer.is<NestedView>()) {
+    detail::fail<ShapeError>("Nested", "layer ", index, " ", layer.to_string(), " is a ",
+                             layer.kind(), "; layers are smooth or jagged");
   }
-  if (layer.is<SmoothView>()) {
-    return layer.as<SmoothView>().shape();
-  }
-  if (layer.is<JaggedView>()) {
-    return layer.as<JaggedView>().shape();
-  }
-  detail::fail<ShapeError>("Nested", "layer ", index, " ", layer.to_string(), " is a ",
-                           layer.kind(), "; layers are smooth or jagged");
+  return detail::plain_shape(layer);
 }
 
 }  // namespace

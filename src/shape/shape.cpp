@@ -8,6 +8,22 @@ namespace strata {
 
 Shape::Shape() : Shape(Smooth{}) {}
 
+Shape detail::plain_shape(const Shape& shape) {
+  if (shape.is<SmoothView>()) {
+    return shape.as<SmoothView>().shape();
+  }
+  if (shape.is<JaggedView>()) {
+    return shape.as<JaggedView>().shape();
+  }
+  if (shape.is<Nested>()) {
+    return plain_shape(shape.as<Nested>().flatten());
+  }
+  if (shape.is<NestedView>()) {
+    return plain_shape(shape.as<NestedView>().flatten());
+  }
+  return shape;
+}
+
 std::string Shape::kind() const {
   if (is<Smooth>()) {
     return "Smooth";

@@ -2,6 +2,7 @@
 #include "strata/shape/jagged.hpp"
 
 #include "check_error.hpp"
+#include "shape/collect.hpp"
 #include "strata/shape/nested.hpp"
 
 #include <catch2/catch.hpp>
@@ -14,15 +15,7 @@ using strata::JaggedView;
 using strata::Shape;
 using strata::Smooth;
 
-namespace {
-std::vector<Index> collect(const auto& range) {
-  std::vector<Index> out;
-  for (const Index& i : range) {
-    out.push_back(i);
-  }
-  return out;
-}
-}  // namespace
+using strata::test::collect;
 
 TEST_CASE("Jagged is built from row shapes or row lengths", "[shape][jagged]") {
   const Jagged j{Smooth{3}, Smooth{5}, Smooth{2}};

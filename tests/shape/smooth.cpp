@@ -2,6 +2,7 @@
 #include "strata/shape/smooth.hpp"
 
 #include "check_error.hpp"
+#include "shape/collect.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,15 +12,7 @@ using strata::Index;
 using strata::Smooth;
 using strata::SmoothView;
 
-namespace {
-std::vector<Index> collect(const auto& range) {
-  std::vector<Index> out;
-  for (const Index& i : range) {
-    out.push_back(i);
-  }
-  return out;
-}
-}  // namespace
+using strata::test::collect;
 
 TEST_CASE("Smooth describes hyper-rectangles", "[shape][smooth]") {
   SECTION("the empty braces are the rank-0 scalar shape of size 1") {

@@ -57,6 +57,22 @@ std::vector<Selection<T>> permuted(const std::vector<Selection<T>>& sources, Ind
   return out;
 }
 
+/// Every source cut the same way along another axis than the node's.
+template <class T>
+std::vector<Selection<T>> cut_each(const std::vector<Selection<T>>& sources, std::size_t axis,
+                                   index_t start, index_t step, index_t count, bool drop) {
+  std::vector<Selection<T>> parts;
+  for (const auto& s : sources) {
+    parts.push_back(s.slice_axis(axis, start, step, count, drop));
+  }
+  return parts;
+}
+
+/// Where a node's axis goes when another axis is cut (it moves down when an earlier one goes).
+inline index_t axis_after_cut(std::size_t node_axis, std::size_t cut_axis, bool drop) {
+  return static_cast<index_t>(drop && cut_axis < node_axis ? node_axis - 1 : node_axis);
+}
+
 template <class T>
 class ConcatNode final : public SelectionNode<T> {
  public:
@@ -104,13 +120,8 @@ class ConcatNode final : public SelectionNode<T> {
   [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
                                   bool drop) const override {
     if (axis != axis_) {
-      // Every source is cut the same way; the concat axis moves down when an earlier axis goes.
-      std::vector<Selection<T>> parts;
-      for (const auto& s : sources_) {
-        parts.push_back(s.slice_axis(axis, start, step, count, drop));
-      }
-      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
-      return std::make_shared<ConcatNode>(std::move(parts), static_cast<index_t>(along));
+      return std::make_shared<ConcatNode>(cut_each(sources_, axis, start, step, count, drop),
+                                          axis_after_cut(axis_, axis, drop));
     }
     // Along the concat axis: each source gives the run of positions that fall inside it.
     std::vector<std::pair<index_t, Selection<T>>> pieces;  // (first output position, piece)
@@ -264,12 +275,8 @@ class InterleaveNode final : public SelectionNode<T> {
   [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
                                   bool drop) const override {
     if (axis != axis_) {
-      std::vector<Selection<T>> parts;
-      for (const auto& s : sources_) {
-        parts.push_back(s.slice_axis(axis, start, step, count, drop));
-      }
-      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
-      return std::make_shared<InterleaveNode>(std::move(parts), static_cast<index_t>(along));
+      return std::make_shared<InterleaveNode>(cut_each(sources_, axis, start, step, count, drop),
+                                              axis_after_cut(axis_, axis, drop));
     }
     if (count == 0) {
       return sources_[0].slice_axis(axis_, 0, 1, 0, false).node();

@@ -1,6 +1,7 @@
 /// repeat and tile: selections that repeat elements or whole blocks.
 #pragma once
 
+#include "strata/select/concat.hpp"
 #include "strata/select/selection.hpp"
 
 #include <algorithm>
@@ -67,9 +68,9 @@ class RepeatNode final : public SelectionNode<T> {
   [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
                                   bool drop) const override {
     if (axis != axis_) {
-      const std::size_t along = drop && axis < axis_ ? axis_ - 1 : axis_;
-      return std::make_shared<RepeatNode>(source_.slice_axis(axis, start, step, count, drop),
-                                          count_, along);
+      return std::make_shared<RepeatNode>(
+          source_.slice_axis(axis, start, step, count, drop), count_,
+          static_cast<std::size_t>(axis_after_cut(axis_, axis, drop)));
     }
     if (count == 0) {
       return source_.slice_axis(axis_, 0, 1, 0, false).node();

@@ -430,10 +430,7 @@ class Selection {
     (void)Dimensions(shape()).reverse(axes);  // validates, with reverse's errors
     if (composite()) {
       const Index extents = shape();
-      std::vector<detail::AxisCut> cuts(extents.size());
-      for (std::size_t k = 0; k < extents.size(); ++k) {
-        cuts[k] = {0, 1, extents[k], false};
-      }
+      std::vector<detail::AxisCut> cuts = whole_axes();
       for (const index_t axis : axes) {
         const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank() : axis);
         cuts[k] = cuts[k].step == 1 ? detail::AxisCut{extents[k] - 1, -1, extents[k], false}
@@ -474,11 +471,7 @@ class Selection {
   [[nodiscard]] Selection squeeze(IndexSpan axes) const {
     (void)Dimensions(shape()).squeeze(axes);  // validates, with squeeze's errors
     if (composite()) {
-      const Index extents = shape();
-      std::vector<detail::AxisCut> cuts(extents.size());
-      for (std::size_t k = 0; k < extents.size(); ++k) {
-        cuts[k] = {0, 1, extents[k], false};
-      }
+      std::vector<detail::AxisCut> cuts = whole_axes();
       for (const index_t axis : axes) {
         cuts[static_cast<std::size_t>(axis < 0 ? axis + rank() : axis)] = {0, 1, 1, true};
       }
@@ -502,6 +495,15 @@ class Selection {
   [[nodiscard]] const detail::NodePtr<T>& node() const noexcept { return node_; }
 
  private:
+  /// One cut per axis that keeps the whole axis.
+  [[nodiscard]] std::vector<detail::AxisCut> whole_axes() const {
+    const Index extents = shape();
+    std::vector<detail::AxisCut> cuts(extents.size());
+    for (std::size_t k = 0; k < extents.size(); ++k) {
+      cuts[k] = {0, 1, extents[k], false};
+    }
+    return cuts;
+  }
   /// Whether the root is a composite node (neither a leaf nor an affine view).
   [[nodiscard]] bool composite() const {
     return node_->leaf() == nullptr &&

@@ -91,6 +91,65 @@ void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<
 
 }  // namespace detail
 
+/// The API a jagged shape and a view of one share (a CRTP mixin next to ShapeAPI): the row
+/// structure and the primitives, written once over the rows the derived type holds.
+/// @tparam Derived Jagged or JaggedView; it provides `rows()` and `to_string()`
+template <class Derived>
+class JaggedAPI {
+ public:
+  /// @copydoc strata::Smooth::rank
+  [[nodiscard]] int rank() const noexcept { return rows().rank(); }
+  /// @copydoc strata::Smooth::size
+  [[nodiscard]] index_t size() const noexcept { return rows().size(); }
+  /// The number of outer modes.
+  /// @return the outer rank
+  [[nodiscard]] int outer_rank() const noexcept { return rows().outer_rank(); }
+  /// The rank of every row.
+  /// @return the inner rank
+  [[nodiscard]] int inner_rank() const noexcept { return rows().data().inner_rank; }
+  /// The outer extents (the grid of rows).
+  /// @return one extent per outer mode
+  [[nodiscard]] IndexSpan outer_extents() const noexcept { return rows().outer(); }
+  /// The number of rows (product of the outer extents).
+  /// @return the count
+  [[nodiscard]] index_t n_rows() const noexcept { return rows().row1() - rows().row0(); }
+  /// Whether every row is smooth (not jagged itself).
+  /// @return true for smooth rows
+  [[nodiscard]] bool smooth_rows() const noexcept { return rows().data().smooth_rows(); }
+  /// The shape of a row, by its row-major number in the outer grid.
+  /// @param r in [0, n_rows())
+  /// @return the row's shape (Smooth or Jagged)
+  /// @throws IndexError for a row that does not exist
+  [[nodiscard]] Shape row(index_t r) const {
+    if (r < 0 || r >= n_rows()) {
+      detail::fail<IndexError>("row", "row ", r, " is outside [0, ", n_rows(), ") of ",
+                               self().to_string());
+    }
+    return rows().row(r);
+  }
+
+  /// @copydoc strata::Smooth::uniform_extent
+  [[nodiscard]] index_t uniform_extent(int mode) const {
+    return rows().uniform_extent(mode, self().to_string());
+  }
+  /// @copydoc strata::Smooth::unravel
+  void unravel(index_t position, std::span<index_t> offset) const {
+    rows().unravel(position, offset);
+  }
+  /// @copydoc strata::Smooth::advance
+  bool advance(std::span<index_t> offset) const { return rows().advance(offset); }
+  /// @copydoc strata::Smooth::ravel
+  [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows().ravel(offset); }
+  /// @copydoc strata::Smooth::contains_offset
+  [[nodiscard]] bool contains_offset(IndexSpan offset) const {
+    return rows().contains_offset(offset);
+  }
+
+ private:
+  [[nodiscard]] const Derived& self() const { return static_cast<const Derived&>(*this); }
+  [[nodiscard]] const detail::JaggedRows& rows() const noexcept { return self().rows(); }
+};
+
 /// A shape whose slices along the outer modes have different shapes of one rank s.
 ///
 /// `Jagged{Smooth{3}, Smooth{5}, Smooth{2}}` is a rank-2 jagged matrix of 10 elements: 3 rows
@@ -110,7 +169,7 @@ void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<
 /// j.slice({1}, {3});                                  // rows 1..2, origin [1 0]
 /// @endcode
 /// Design page: @ref shapes_page.
-class Jagged : public ShapeAPI<Jagged> {
+class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
  public:
   /// No rows: outer extent 0, rows of rank 1, size 0.
   Jagged();
@@ -141,33 +200,9 @@ class Jagged : public ShapeAPI<Jagged> {
   /// @throws ShapeError for negative extents, a table of the wrong length or an overflow
   static Jagged from_extents(IndexSpan outer, int inner_rank, IndexSpan extents);
 
-  /// @copydoc Smooth::rank
-  [[nodiscard]] int rank() const noexcept { return rows_.rank(); }
-  /// @copydoc Smooth::size
-  [[nodiscard]] index_t size() const noexcept { return rows_.size(); }
   /// All zeros.
   /// @return the origin
   [[nodiscard]] Index origin() const { return Index(static_cast<std::size_t>(rank()), 0); }
-  /// The number of outer modes.
-  /// @return the outer rank
-  [[nodiscard]] int outer_rank() const noexcept { return rows_.outer_rank(); }
-  /// The rank of every row.
-  /// @return the inner rank
-  [[nodiscard]] int inner_rank() const noexcept { return rows_.data().inner_rank; }
-  /// The outer extents (the grid of rows).
-  /// @return one extent per outer mode
-  [[nodiscard]] IndexSpan outer_extents() const noexcept { return rows_.outer(); }
-  /// The number of rows (product of the outer extents).
-  /// @return the count
-  [[nodiscard]] index_t n_rows() const noexcept { return rows_.row1() - rows_.row0(); }
-  /// The shape of a row, by its row-major number in the outer grid.
-  /// @param r in [0, n_rows())
-  /// @return the row's shape (Smooth or Jagged)
-  /// @throws IndexError for a row that does not exist
-  [[nodiscard]] Shape row(index_t r) const;
-  /// Whether every row is smooth (not jagged itself).
-  /// @return true for smooth rows
-  [[nodiscard]] bool smooth_rows() const noexcept { return rows_.data().smooth_rows(); }
   /// Row starts: the position of each row's first element, plus the size (n_rows() + 1 values,
   /// the prefix sums of the row sizes, as the offsets of a ragged array).
   /// @return the prefix sums
@@ -191,22 +226,6 @@ class Jagged : public ShapeAPI<Jagged> {
   /// @throws IndexError for a mode that does not exist or an index out of range (in any row)
   [[nodiscard]] Shape chip(int mode, index_t i) const;
 
-  /// @copydoc Smooth::uniform_extent
-  [[nodiscard]] index_t uniform_extent(int mode) const {
-    return rows_.uniform_extent(mode, to_string());
-  }
-  /// @copydoc Smooth::unravel
-  void unravel(index_t position, std::span<index_t> offset) const {
-    rows_.unravel(position, offset);
-  }
-  /// @copydoc Smooth::advance
-  bool advance(std::span<index_t> offset) const { return rows_.advance(offset); }
-  /// @copydoc Smooth::ravel
-  [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows_.ravel(offset); }
-  /// @copydoc Smooth::contains_offset
-  [[nodiscard]] bool contains_offset(IndexSpan offset) const {
-    return rows_.contains_offset(offset);
-  }
   /// Primitive: prints `Jagged[3]{[3] [5] [2]}` (long row lists are elided).
   /// @param out the stream
   void print(std::ostream& out) const { rows_.print(out); }
@@ -227,7 +246,7 @@ class Jagged : public ShapeAPI<Jagged> {
 };
 
 /// Rows of a jagged shape, keeping the indices they had there (their origin).
-class JaggedView : public ShapeAPI<JaggedView> {
+class JaggedView : public ShapeAPI<JaggedView>, public JaggedAPI<JaggedView> {
  public:
   /// An empty view (no rows).
   JaggedView() = default;
@@ -240,21 +259,9 @@ class JaggedView : public ShapeAPI<JaggedView> {
   JaggedView(detail::JaggedRows rows, Index origin)
       : rows_(std::move(rows)), origin_(std::move(origin)) {}
 
-  /// @copydoc Smooth::rank
-  [[nodiscard]] int rank() const noexcept { return rows_.rank(); }
-  /// @copydoc Smooth::size
-  [[nodiscard]] index_t size() const noexcept { return rows_.size(); }
   /// The first absolute index (outer modes offset by the slice; inner modes start at 0).
   /// @return the origin
   [[nodiscard]] Index origin() const { return origin_; }
-  /// @copydoc Jagged::outer_rank
-  [[nodiscard]] int outer_rank() const noexcept { return rows_.outer_rank(); }
-  /// @copydoc Jagged::outer_extents
-  [[nodiscard]] IndexSpan outer_extents() const noexcept { return rows_.outer(); }
-  /// @copydoc Jagged::n_rows
-  [[nodiscard]] index_t n_rows() const noexcept { return rows_.row1() - rows_.row0(); }
-  /// @copydoc Jagged::row
-  [[nodiscard]] Shape row(index_t r) const;
   /// The viewed rows as a Jagged of their own (origin dropped; O(1) when they share storage).
   /// @return the shape
   [[nodiscard]] Jagged shape() const { return Jagged(rows_.compact()); }
@@ -264,22 +271,6 @@ class JaggedView : public ShapeAPI<JaggedView> {
   /// @copydoc Jagged::chip
   [[nodiscard]] Shape chip(int mode, index_t i) const;
 
-  /// @copydoc Smooth::uniform_extent
-  [[nodiscard]] index_t uniform_extent(int mode) const {
-    return rows_.uniform_extent(mode, to_string());
-  }
-  /// @copydoc Smooth::unravel
-  void unravel(index_t position, std::span<index_t> offset) const {
-    rows_.unravel(position, offset);
-  }
-  /// @copydoc Smooth::advance
-  bool advance(std::span<index_t> offset) const { return rows_.advance(offset); }
-  /// @copydoc Smooth::ravel
-  [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows_.ravel(offset); }
-  /// @copydoc Smooth::contains_offset
-  [[nodiscard]] bool contains_offset(IndexSpan offset) const {
-    return rows_.contains_offset(offset);
-  }
   /// Primitive: prints `Jagged[2]{[0] [2]} at [1 0]`.
   /// @param out the stream
   void print(std::ostream& out) const;
@@ -289,6 +280,10 @@ class JaggedView : public ShapeAPI<JaggedView> {
   [[nodiscard]] bool same_as(const JaggedView& other) const {
     return origin_ == other.origin_ && rows_.same_as(other.rows_);
   }
+
+  /// The rows behind this view.
+  /// @return the shared row description
+  [[nodiscard]] const detail::JaggedRows& rows() const noexcept { return rows_; }
 
  private:
   detail::JaggedRows rows_;

@@ -165,6 +165,10 @@ class Shape : public ShapeAPI<Shape> {
 
 namespace detail {
 
+/// The shape without an origin: a view becomes the shape it views, a nested shape its
+/// flattened shape (so the result is Smooth or Jagged).
+Shape plain_shape(const Shape& shape);
+
 /// Forwards the virtual interface to a concrete shape.
 template <class S>
 class ShapeModel final : public ShapeConcept {

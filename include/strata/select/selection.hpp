@@ -433,8 +433,7 @@ class Selection {
       std::vector<detail::AxisCut> cuts = whole_axes();
       for (const index_t axis : axes) {
         const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank() : axis);
-        cuts[k] = cuts[k].step == 1 ? detail::AxisCut{extents[k] - 1, -1, extents[k], false}
-                                    : detail::AxisCut{0, 1, extents[k], false};
+        cuts[k] = {extents[k] - 1, -1, extents[k], false};  // validated: no axis twice
       }
       if (auto pushed = cut_axes(cuts)) {
         return *pushed;

@@ -2,6 +2,7 @@
 #include "strata/layout/axis.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <optional>
 
@@ -12,6 +13,44 @@ IndexArray::IndexArray(std::vector<index_t> values) : values_(std::move(values))
     const auto [lo, hi] = std::minmax_element(values_.begin(), values_.end());
     min_ = *lo;
     max_ = *hi;
+  }
+  // The smallest gap between distinct values (0 for a repeat): a bitmap over [min, max] when
+  // that range is small, a sorted copy otherwise.
+  const auto n = values_.size();
+  const auto span = static_cast<std::uint64_t>(max_) - static_cast<std::uint64_t>(min_);
+  min_gap_ = static_cast<index_t>(std::min<std::uint64_t>(span, INT64_MAX - 1)) + 1;
+  if (n < 2) {
+    return;
+  }
+  if (span < 8 * static_cast<std::uint64_t>(n)) {
+    std::vector<bool> seen(static_cast<std::size_t>(span) + 1, false);
+    for (const index_t v : values_) {
+      const auto at = static_cast<std::size_t>(v - min_);
+      if (seen[at]) {
+        min_gap_ = 0;
+        return;
+      }
+      seen[at] = true;
+    }
+    index_t previous = -1;
+    for (std::size_t at = 0; at < seen.size(); ++at) {
+      if (seen[at]) {
+        if (previous >= 0) {
+          min_gap_ = std::min(min_gap_, static_cast<index_t>(at) - previous);
+        }
+        previous = static_cast<index_t>(at);
+      }
+    }
+    return;
+  }
+  std::vector<index_t> sorted = values_;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t i = 1; i < n; ++i) {
+    // Unsigned: values at both ends of int64 are more than INT64_MAX apart.
+    const auto gap =
+        static_cast<std::uint64_t>(sorted[i]) - static_cast<std::uint64_t>(sorted[i - 1]);
+    min_gap_ = static_cast<index_t>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(min_gap_), gap));
   }
 }
 

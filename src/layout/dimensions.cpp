@@ -168,6 +168,89 @@ std::optional<std::vector<Axis>> split(const Axis& a, std::span<const index_t> e
   return out;
 }
 
+
+/// The lowest and highest address a map of these axes reads (see Dimensions::address_range),
+/// computed with overflow checks; the distance between them must fit in int64 too, so that
+/// every difference of two addresses (and of an address and the offset) is representable.
+std::pair<index_t, index_t> address_bounds(std::span<const Axis> axes, index_t offset,
+                                           index_t size, std::string_view operation) {
+  index_t lo = offset;
+  index_t hi = offset;
+  if (size == 0) {
+    return {lo, hi};
+  }
+  for (std::size_t k = 0; k < axes.size(); ++k) {
+    const Axis& a = axes[k];
+    const index_t vmin = a.indices ? a.indices->min() : 0;
+    const index_t vmax = a.indices ? a.indices->max() : a.cycle - 1;
+    index_t x = 0;
+    index_t y = 0;
+    if (__builtin_mul_overflow(vmin, a.stride, &x) || __builtin_mul_overflow(vmax, a.stride, &y) ||
+        __builtin_add_overflow(lo, std::min(x, y), &lo) ||
+        __builtin_add_overflow(hi, std::max(x, y), &hi)) {
+      detail::fail<ShapeError>(operation, "the addresses of axis ", k, " (stride ", a.stride,
+                               ", values up to ", vmax, ") with offset ", offset,
+                               " overflow int64");
+    }
+  }
+  index_t span = 0;
+  if (__builtin_sub_overflow(hi, lo, &span)) {
+    detail::fail<ShapeError>(operation, "the addresses span [", lo, ", ", hi,
+                             "], more than int64 can count");
+  }
+  return {lo, hi};
+}
+
+/// Whether two global indices of @p d may read one address (Dimensions::aliases).
+bool may_alias(const Dimensions& d) {
+  struct Reach {
+    index_t step;  // the smallest distance between two addresses the axis adds
+    index_t span;  // the largest
+  };
+  boost::container::small_vector<Reach, 6> reach;
+  for (const Axis& a : d.axes()) {
+    if (a.extent <= 1) {
+      continue;
+    }
+    if (a.stride == 0 || a.extent > a.cycle || (a.indices && a.indices->min_gap() == 0)) {
+      return true;
+    }
+    // address_bounds checked that every reach fits: |stride| * (max value - min value) <= span.
+    const index_t s = a.stride < 0 ? -a.stride : a.stride;
+    if (a.indices) {
+      reach.push_back({s * a.indices->min_gap(), s * (a.indices->max() - a.indices->min())});
+    } else {
+      reach.push_back({s, s * (a.cycle - 1)});
+    }
+  }
+  std::sort(reach.begin(), reach.end(),
+            [](const Reach& x, const Reach& y) { return x.step < y.step; });
+  // Axes nest when each step clears everything the finer axes can add: then every index has
+  // its own address.
+  index_t covered = 0;
+  bool nested = true;
+  for (const Reach& r : reach) {
+    if (r.step <= covered) {
+      nested = false;
+      break;
+    }
+    covered += r.span;
+  }
+  if (nested) {
+    return false;
+  }
+  // Interleaved axes (only maps built from parts): decide by listing the addresses when few.
+  constexpr index_t exact_limit = index_t{1} << 16;
+  if (d.size() > exact_limit) {
+    return true;
+  }
+  std::vector<index_t> addresses(static_cast<std::size_t>(d.size()));
+  for (index_t i = 0; i < d.size(); ++i) {
+    addresses[static_cast<std::size_t>(i)] = d.global_to_local(i);
+  }
+  std::sort(addresses.begin(), addresses.end());
+  return std::adjacent_find(addresses.begin(), addresses.end()) != addresses.end();
+}
 }  // namespace
 
 // ---- construction ----------------------------------------------------------------------------
@@ -179,6 +262,8 @@ Dimensions::Dimensions(Axes axes, index_t offset) : axes_(std::move(axes)), offs
     extents.push_back(a.extent);
   }
   size_ = checked_size(extents, "Dimensions");
+  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_, "Dimensions");
+  aliases_ = may_alias(*this);
 }
 
 Dimensions::Dimensions(std::initializer_list<index_t> shape) : Dimensions(IndexSpan(shape)) {}
@@ -199,17 +284,11 @@ Dimensions::Dimensions(IndexSpan shape, IndexSpan strides, index_t offset) : off
                              " axes but strides ", to_string(strides), " has ", strides.size());
   }
   size_ = checked_size(shape, "Dimensions");
-  if (size_ > 0) {
-    index_t lo = offset;
-    index_t hi = offset;
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-      const index_t reach = checked_mul(shape[k] - 1, strides[k], "Dimensions");
-      (reach < 0 ? lo : hi) = checked_add(reach < 0 ? lo : hi, reach, "Dimensions");
-    }
-  }
   for (std::size_t k = 0; k < shape.size(); ++k) {
     axes_.push_back(Axis{shape[k], strides[k], shape[k], 0, nullptr});
   }
+  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_, "Dimensions");
+  aliases_ = may_alias(*this);
 }
 
 Dimensions Dimensions::from_axes(std::span<const Axis> axes, index_t offset) {
@@ -230,6 +309,12 @@ Dimensions Dimensions::from_axes(std::span<const Axis> axes, index_t offset) {
                                ", cycle ", a.cycle, ", rotation ", a.rotation, ") has ", problem);
     }
   }
+  Index extents;
+  for (const Axis& a : axes) {
+    extents.push_back(a.extent);
+  }
+  (void)address_bounds(axes, offset, checked_size(extents, "Dimensions::from_axes"),
+                       "Dimensions::from_axes");
   return Dimensions(Axes(axes.begin(), axes.end()), offset);
 }
 
@@ -648,8 +733,9 @@ index_t Dimensions::checked_global_to_local(index_t linear) const {
 
 std::vector<Index> Dimensions::local_to_global(index_t address) const {
   std::vector<Index> found;
-  if (size_ == 0) {
-    return found;
+  if (const auto [lowest, highest] = address_range(); size_ == 0 || address < lowest ||
+                                                      address > highest) {
+    return found;  // also keeps address - offset below from overflowing
   }
   const std::size_t r = axes_.size();
   // Bounds of what each axis can add, then of what the axes after each step can add.
@@ -794,6 +880,21 @@ bool Dimensions::has_unit_last_stride() const {
   }
   const Dimensions r = reduced();
   return r.axes_.back().is_plain() && r.axes_.back().stride == 1;
+}
+
+std::pair<index_t, index_t> Dimensions::address_range() const noexcept {
+  index_t lo = offset_;
+  index_t hi = offset_;
+  if (size_ == 0) {
+    return {lo, hi};
+  }
+  for (const Axis& a : axes_) {  // checked not to overflow when the map was built
+    const index_t x = (a.indices ? a.indices->min() : 0) * a.stride;
+    const index_t y = (a.indices ? a.indices->max() : a.cycle - 1) * a.stride;
+    lo += std::min(x, y);
+    hi += std::max(x, y);
+  }
+  return {lo, hi};
 }
 
 bool Dimensions::is_broadcast() const noexcept {

@@ -388,7 +388,7 @@ TEST_CASE("views pushed into composite nodes equal the same views of the evaluat
       }
     }
     INFO(s.explain());
-    const auto check = [&](const Selection<int>& view, const Tensor<int>& expected) {
+    const auto check = [&](const Selection<int>& view, const Tensor<const int>& expected) {
       INFO(view.explain());
       REQUIRE(view.shape() == expected.shape());
       REQUIRE(view.materialize().to_vector() == expected.to_vector());

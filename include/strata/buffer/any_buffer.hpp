@@ -94,6 +94,15 @@ class AnyBuffer {
   [[nodiscard]] bool same_storage(const AnyBuffer& other) const noexcept {
     return model_ == other.model_;
   }
+  /// An identity of the storage, comparable across element types (null for an empty handle):
+  /// two handles with one identity share one buffer.
+  /// @return the identity
+  [[nodiscard]] const void* identity() const noexcept { return model_.get(); }
+  /// Whether parallel kernels may use the buffer from several threads at once: true when it
+  /// has data() (threads then touch distinct addresses of one array) or is a
+  /// ConcurrentReadBuffer (reads only). Every other buffer is used from one thread.
+  /// @return true when concurrent use is safe
+  [[nodiscard]] bool concurrent() const noexcept { return model_ && model_->concurrent(); }
 
  private:
   struct Concept {
@@ -108,6 +117,7 @@ class AnyBuffer {
     virtual void write(index_t address, const T& value) = 0;
     [[nodiscard]] virtual bool writable() const = 0;
     [[nodiscard]] virtual T* data() = 0;
+    [[nodiscard]] virtual bool concurrent() = 0;
   };
 
   template <class Held>
@@ -143,6 +153,9 @@ class AnyBuffer {
       }
     }
     [[nodiscard]] bool writable() const override { return WritableBuffer<B>; }
+    [[nodiscard]] bool concurrent() override {
+      return data() != nullptr || ConcurrentReadBuffer<B>;
+    }
     [[nodiscard]] T* data() override {
       if constexpr (ContiguousBuffer<B> && requires(B & b) {
                       { b.data() } -> std::convertible_to<T*>;

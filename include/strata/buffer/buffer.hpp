@@ -32,4 +32,14 @@ concept ContiguousBuffer = Buffer<B> && requires(const B& b) {
   { b.data() } -> std::convertible_to<const typename B::value_type*>;
 };
 
+/// A Buffer whose reads may run on several threads at once although it has no `data()`: it
+/// declares `static constexpr bool concurrent_reads = true` (strata's generator buffers do).
+///
+/// strata uses every other buffer without `data()` from one thread at a time: user buffers need
+/// not be thread-safe.
+template <class B>
+concept ConcurrentReadBuffer = Buffer<B> && requires {
+  requires B::concurrent_reads;
+};
+
 }  // namespace strata

@@ -20,11 +20,18 @@ class GeneratorBuffer {
  public:
   /// The element type.
   using value_type = T;
+  /// Reads are pure function calls: safe from several threads at once.
+  static constexpr bool concurrent_reads = true;
 
   /// A buffer of @p size elements computed by @p f.
-  /// @param size the number of elements
-  /// @param f the function of the address
-  GeneratorBuffer(index_t size, F f) : size_(size), f_(std::move(f)) {}
+  /// @param size the number of elements, >= 0
+  /// @param f the function of the address (called concurrently: it must not modify state)
+  /// @throws ShapeError for a negative size
+  GeneratorBuffer(index_t size, F f) : size_(size), f_(std::move(f)) {
+    if (size < 0) {
+      detail::fail<ShapeError>("GeneratorBuffer", "negative size ", size);
+    }
+  }
 
   /// The number of elements.
   /// @return the size

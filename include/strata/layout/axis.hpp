@@ -39,6 +39,10 @@ class IndexArray {
   /// The largest entry (0 for an empty array).
   /// @return the maximum
   [[nodiscard]] index_t max() const noexcept { return max_; }
+  /// The smallest distance between two entries' values: 0 when some value repeats (then two
+  /// positions read one address), the array's span + 1 when it has fewer than two entries.
+  /// @return the gap
+  [[nodiscard]] index_t min_gap() const noexcept { return min_gap_; }
 
   /// The entries whose value lies in [lo, hi], in increasing order of value.
   ///
@@ -59,6 +63,7 @@ class IndexArray {
   std::vector<index_t> values_;
   index_t min_ = 0;
   index_t max_ = 0;
+  index_t min_gap_ = 1;
   mutable std::once_flag inverse_built_;
   mutable std::vector<index_t> sorted_values_;
   mutable std::vector<index_t> sorted_entries_;

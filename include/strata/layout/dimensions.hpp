@@ -12,6 +12,7 @@
 #include <iosfwd>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -62,7 +63,9 @@ class Dimensions {
   /// @param offset the base offset
   /// @return the map
   /// @throws ShapeError when an axis is inconsistent (negative extent or cycle, rotation outside
-  ///         [0, cycle), cycle that is not the index array's length, index array of a zero cycle)
+  ///         [0, cycle), cycle that is not the index array's length, index array of a zero cycle),
+  ///         or when the size, the lowest or highest address, or the distance between them
+  ///         overflows int64
   static Dimensions from_axes(std::span<const Axis> axes, index_t offset);
 
   // ---- what it is ----------------------------------------------------------------------------
@@ -217,9 +220,22 @@ class Dimensions {
   /// Whether the innermost reduced axis is plain with stride 1 (row copies).
   /// @return true for unit last stride after reduction
   [[nodiscard]] bool has_unit_last_stride() const;
-  /// Whether two global indices share one address (writes through it would alias).
+  /// Whether an axis repeats addresses by broadcasting: an axis of extent > 1 with stride 0 or
+  /// tiled (`numpy.tile`). Such a map aliases().
   /// @return true when an axis of extent > 1 has stride 0 or tiles
   [[nodiscard]] bool is_broadcast() const noexcept;
+  /// Whether two global indices may read one address, so writes through the map would alias:
+  /// broadcasting, an index array with a repeated entry, or strides whose reaches overlap
+  /// (`{2, 2}` strides `{1, 1}`). Exact for the maps that views of a row-major tensor make
+  /// (their axes nest); for other maps built from parts, exact up to 2^16 elements and
+  /// otherwise true unless the axes nest. Computed once, when the map is built.
+  /// @return true when writes through the map could alias
+  [[nodiscard]] bool aliases() const noexcept { return aliases_; }
+  /// The lowest and highest address the map can read (its index arrays' extremes, its cycles'
+  /// ends), both inclusive; `{offset, offset}` for an empty map. Every address global_to_local()
+  /// returns lies in this range.
+  /// @return the pair (lowest, highest)
+  [[nodiscard]] std::pair<index_t, index_t> address_range() const noexcept;
 
   /// Structural equality: same axes (index arrays by content) and offset.
   /// @param a, b maps
@@ -241,6 +257,7 @@ class Dimensions {
   Axes axes_;
   index_t offset_ = 0;
   index_t size_ = 1;
+  bool aliases_ = false;
 };
 
 /// The printed form of a Dimensions, as `operator<<` writes it.

@@ -4,6 +4,10 @@
 #include "strata/core/index.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <limits>
+#include <mutex>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -18,6 +22,8 @@ namespace strata {
 struct Sequential {};
 
 /// Run on OpenMP threads when the work has at least `grain` elements (serially otherwise).
+///
+/// A grain below 1 is taken as 1 (split whenever there is more than one element).
 struct Parallel {
   index_t grain = index_t{1} << 16;  ///< the smallest range worth splitting; also the chunk size
 };
@@ -31,6 +37,60 @@ inline constexpr Parallel par{};
 template <class P>
 concept ExecutionPolicy = std::is_same_v<std::remove_cvref_t<P>, Sequential> ||
     std::is_same_v<std::remove_cvref_t<P>, Parallel>;
+
+namespace detail {
+
+/// The grain of a policy, at least 1 (Sequential has no grain: it never splits).
+template <class P>
+constexpr index_t grain_of(const P& policy) noexcept {
+  (void)policy;
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    return std::max<index_t>(policy.grain, 1);
+  } else {
+    return std::numeric_limits<index_t>::max();
+  }
+}
+
+/// Carries an exception out of a parallel loop: each iteration runs through run(), which
+/// catches what it throws; once one has thrown, iterations not yet started are skipped; after
+/// the loop, rethrow() raises the exception of the lowest-numbered iteration that threw (the
+/// first one in sequential order among those that ran). An exception must never cross an
+/// OpenMP region's boundary (that is std::terminate), so every parallel loop in strata uses
+/// one of these.
+class FirstError {
+ public:
+  /// Runs `f()` as iteration @p iteration, unless an earlier-finished iteration threw.
+  template <class F>
+  void run(index_t iteration, F&& f) noexcept {
+    if (failed_.load(std::memory_order_relaxed)) {
+      return;
+    }
+    try {
+      f();
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_ || iteration < iteration_) {
+        error_ = std::current_exception();
+        iteration_ = iteration;
+      }
+      failed_.store(true, std::memory_order_relaxed);
+    }
+  }
+  /// Rethrows the recorded exception, if any.
+  void rethrow() const {
+    if (error_) {
+      std::rethrow_exception(error_);
+    }
+  }
+
+ private:
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;
+  std::exception_ptr error_;
+  index_t iteration_ = 0;
+};
+
+}  // namespace detail
 
 namespace parallel {
 
@@ -59,28 +119,28 @@ void for_each_chunk(const P& policy, index_t n, index_t chunk, F&& f) {
     return;
   }
   chunk = std::max<index_t>(chunk, 1);
-  const index_t chunks = (n + chunk - 1) / chunk;
-  bool run_parallel = false;
-  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
-    run_parallel = chunks > 1 && n >= policy.grain && max_threads() > 1;
-  }
+  const index_t chunks = n / chunk + (n % chunk != 0 ? 1 : 0);
+  const bool run_parallel = chunks > 1 && n >= detail::grain_of(policy) && max_threads() > 1;
   if (!run_parallel) {
     for (index_t c = 0; c < chunks; ++c) {
-      f(c * chunk, std::min(n, (c + 1) * chunk));
+      f(c * chunk, c < chunks - 1 ? (c + 1) * chunk : n);
     }
     return;
   }
+  detail::FirstError error;
 #if defined(STRATA_USE_OPENMP)
 #pragma omp parallel for schedule(static)
-  for (index_t c = 0; c < chunks; ++c) {
-    f(c * chunk, std::min(n, (c + 1) * chunk));
-  }
 #endif
+  for (index_t c = 0; c < chunks; ++c) {
+    error.run(c, [&] { f(c * chunk, c < chunks - 1 ? (c + 1) * chunk : n); });
+  }
+  error.rethrow();
 }
 
 /// Calls `f(begin, end)` on contiguous parts of [0, n), one per thread under Parallel (when n is
 /// at least the grain), or once for the whole range. For work whose result does not depend on
-/// how the range is split (copies, element-wise maps).
+/// how the range is split (copies, element-wise maps). An exception thrown by @p f reaches the
+/// caller after the parallel region (parts not yet started are skipped).
 /// @param policy seq or par
 /// @param n the range length
 /// @param f called as `f(index_t begin, index_t end)`
@@ -90,21 +150,25 @@ void for_each_part(const P& policy, index_t n, F&& f) {
     return;
   }
   index_t parts = 1;
-  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
-    if (n >= policy.grain) {
-      parts = std::min<index_t>(max_threads(), (n + policy.grain - 1) / policy.grain);
-    }
+  if (const index_t grain = detail::grain_of(policy); n >= grain) {
+    parts = std::min<index_t>(max_threads(), n / grain + (n % grain != 0 ? 1 : 0));
   }
   if (parts <= 1) {
     f(index_t{0}, n);
     return;
   }
+  // Part boundaries n * part / parts without overflowing for n near INT64_MAX.
+  const auto boundary = [n, parts](index_t part) {
+    return (n / parts) * part + (n % parts) * part / parts;
+  };
+  detail::FirstError error;
 #if defined(STRATA_USE_OPENMP)
 #pragma omp parallel for schedule(static, 1) num_threads(static_cast <int>(parts))
-  for (index_t part = 0; part < parts; ++part) {
-    f(n * part / parts, n * (part + 1) / parts);
-  }
 #endif
+  for (index_t part = 0; part < parts; ++part) {
+    error.run(part, [&] { f(boundary(part), boundary(part + 1)); });
+  }
+  error.rethrow();
 }
 
 /// Reduces [0, n) deterministically: each fixed chunk is reduced by `chunk_result(begin, end)`,
@@ -155,7 +219,8 @@ namespace strata::parallel {
 /// @endcode
 /// @param policy seq or par (par splits when the total size is at least `grain`)
 /// @param starts n + 1 ascending prefix sums of the n piece sizes
-/// @param f called with [first, last) ranges of pieces, possibly concurrently
+/// @param f called with [first, last) ranges of pieces, possibly concurrently; the first
+///        exception it throws reaches the caller after the parallel region
 template <ExecutionPolicy P, class F>
 void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&& f) {
   if (starts.size() < 2) {
@@ -164,11 +229,9 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
   const auto pieces = static_cast<index_t>(starts.size()) - 1;
   const index_t total = starts.back() - starts.front();
   index_t parts = 1;
-  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
-    if (total >= policy.grain) {
-      parts = std::min<index_t>({4 * static_cast<index_t>(max_threads()),
-                                 (total + policy.grain - 1) / policy.grain, pieces});
-    }
+  if (const index_t grain = detail::grain_of(policy); total >= grain) {
+    parts = std::min<index_t>({4 * static_cast<index_t>(max_threads()),
+                               total / grain + (total % grain != 0 ? 1 : 0), pieces});
   }
   if (parts <= 1) {
     f(index_t{0}, pieces);
@@ -179,21 +242,26 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
     if (part == parts) {
       return pieces;
     }
-    const index_t target = starts.front() + total * part / parts;
+    const index_t target =
+        starts.front() + (total / parts) * part + (total % parts) * part / parts;
     return static_cast<index_t>(std::lower_bound(starts.begin(), starts.end() - 1, target) -
                                 starts.begin());
   };
+  detail::FirstError error;
 #if defined(STRATA_USE_OPENMP)
   const auto threads = static_cast<int>(std::min<index_t>(parts, max_threads()));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
   for (index_t part = 0; part < parts; ++part) {
-    const index_t lo = first_piece(part);
-    const index_t hi = first_piece(part + 1);
-    if (lo < hi) {
-      f(lo, hi);
-    }
+    error.run(part, [&] {
+      const index_t lo = first_piece(part);
+      const index_t hi = first_piece(part + 1);
+      if (lo < hi) {
+        f(lo, hi);
+      }
+    });
   }
+  error.rethrow();
 }
 
 }  // namespace strata::parallel

@@ -6,6 +6,8 @@
 #include "strata/projection/zrange.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -25,7 +27,8 @@ template <class T>
 class PaddedRegionBuffer {
  public:
   using value_type = T;
-  PaddedRegionBuffer(Tensor<T> source, const ZRange& region, T pad)
+  static constexpr bool concurrent_reads = true;  // reads the source (a shared handle) only
+  PaddedRegionBuffer(Tensor<const T> source, const ZRange& region, T pad)
       : source_(std::move(source)), start_(region.start()), shape_(region.shape()), pad_(pad) {}
   [[nodiscard]] index_t size() const { return checked_size(shape_, "view"); }
   [[nodiscard]] T read(index_t address) const {
@@ -42,7 +45,7 @@ class PaddedRegionBuffer {
   }
 
  private:
-  Tensor<T> source_;
+  Tensor<const T> source_;
   Index start_;
   Index shape_;
   T pad_;
@@ -50,15 +53,21 @@ class PaddedRegionBuffer {
 
 }  // namespace detail
 
+/// The view type a function returns for a tensor argument @p Tn: a `Tensor<const T>` for a
+/// const tensor, a `Tensor<T>` otherwise (what the tensor's own view members return).
+template <class Tn>
+using view_of_t = decltype(std::declval<Tn>().transpose());
+
 /// The view of a tensor that a region selects, sharing its buffer.
 ///
 /// - `forbid`: the region must lie inside the tensor.
 /// - `negative`: on each axis the region lies in [0, n) or in [-n, 0) (shifted by n).
 /// - `wrap`: coordinates wrap around; the view is a rotation of the tensor (a tiling one when
-///   the region is longer than the axis), still zero-copy.
+///   the region is longer than the axis), still zero-copy. An empty region is an empty view.
 /// - `pad`: cells outside the tensor read @p pad_value; such a view is read-only (computed from
-///   the tensor on each read). A region inside the tensor gives the plain, writable view.
+///   the tensor on each read). A region inside the tensor gives the plain view.
 ///
+/// The view is writable when the tensor is (a view of a const tensor is read-only).
 /// @param t the tensor
 /// @param region a region of the tensor's rank, e.g. from ZProjection::apply
 /// @param policy the out-of-bounds policy
@@ -66,14 +75,16 @@ class PaddedRegionBuffer {
 /// @return the view, of the region's shape
 /// @throws ShapeError when the ranks differ; IndexError when the region leaves the tensor in a
 ///         way the policy does not allow
-template <class T>
-Tensor<T> view(const Tensor<T>& t, const ZRange& region, Bounds policy = Bounds::forbid,
-               T pad_value = T{}) {
-  if (region.rank() != t.rank()) {
+template <class Tn, class V = typename std::remove_cvref_t<Tn>::value_type>
+view_of_t<Tn> view(Tn&& t, const ZRange& region, Bounds policy = Bounds::forbid,
+                   V pad_value = V{}) {
+  using Out = view_of_t<Tn>;
+  Out source = t;  // not const: its views must keep Out's writability
+  if (region.rank() != source.rank()) {
     detail::fail<ShapeError>("view", "region ", region, " has rank ", region.rank(),
-                             " but the tensor has rank ", t.rank());
+                             " but the tensor has rank ", source.rank());
   }
-  const Index extents = t.shape();
+  const Index extents = source.shape();
   const auto outside = [&] {
     detail::fail<IndexError>("view", "region ", region, " is outside the tensor of shape ",
                              to_string(extents));
@@ -94,7 +105,7 @@ Tensor<T> view(const Tensor<T>& t, const ZRange& region, Bounds policy = Bounds:
     crop.emplace_back(Range{lo, hi});
   }
   if (inside) {
-    return t.select(crop);
+    return source.select(crop);
   }
   switch (policy) {
     case Bounds::forbid:
@@ -102,31 +113,29 @@ Tensor<T> view(const Tensor<T>& t, const ZRange& region, Bounds policy = Bounds:
       outside();
       break;
     case Bounds::wrap: {
-      Tensor<T> rolled = t;
       Index tiled = extents;
       std::vector<Selector> window;
       for (std::size_t k = 0; k < extents.size(); ++k) {
         const index_t n = extents[k];
-        if (n == 0) {
-          if (shape[k] != 0) {
-            outside();  // nothing to wrap around
-          }
-          window.emplace_back(Range{0, 0});
+        if (shape[k] == 0) {
+          window.emplace_back(Range{0, 0});  // an empty region reads nothing
           continue;
+        }
+        if (n == 0) {
+          outside();  // nothing to wrap around
         }
         const index_t start = ((region.start()[k] % n) + n) % n;
         shifts[k] = -start;
-        tiled[k] = ((shape[k] + n - 1) / n) * n;
+        tiled[k] = (shape[k] / n + (shape[k] % n != 0 ? 1 : 0)) * n;
         window.emplace_back(Range{0, shape[k]});
       }
-      rolled = rolled.rotate(shifts).broadcast(tiled);
-      return rolled.select(window);
+      return source.rotate(shifts).broadcast(tiled).select(window);
     }
     case Bounds::pad:
-      return Tensor<T>(AnyBuffer<T>(detail::PaddedRegionBuffer<T>(t, region, pad_value)),
-                       Dimensions(shape));
+      return Out(AnyBuffer<V>(detail::PaddedRegionBuffer<V>(source, region, pad_value)),
+                 Dimensions(shape));
   }
-  return t;  // unreachable: every policy returned or threw
+  return source;  // unreachable: every policy returned or threw
 }
 
 }  // namespace strata

@@ -76,9 +76,13 @@ inline index_t axis_after_cut(std::size_t node_axis, std::size_t cut_axis, bool 
 template <class T>
 class ConcatNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+  [[nodiscard]] bool reads(const void* storage) const override {
     return std::any_of(sources_.begin(), sources_.end(),
-                       [&buffer](const auto& s) { return s.node()->reads(buffer); });
+                       [storage](const auto& s) { return s.node()->reads(storage); });
+  }
+  [[nodiscard]] bool concurrent() const override {
+    return std::all_of(sources_.begin(), sources_.end(),
+                       [](const auto& s) { return s.node()->concurrent(); });
   }
   ConcatNode(std::vector<Selection<T>> sources, index_t axis)
       : sources_(std::move(sources)), axis_(static_cast<std::size_t>(axis)) {
@@ -99,7 +103,7 @@ class ConcatNode final : public SelectionNode<T> {
     local[axis_] = i - starts_[s];
     return sources_[s].node()->at(local);
   }
-  void materialize_into(Tensor<T>& dst) const override {
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
     std::vector<std::function<void()>> blocks;
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       const index_t extent = sources_[s].shape()[axis_];
@@ -108,11 +112,11 @@ class ConcatNode final : public SelectionNode<T> {
       }
       std::vector<Selector> block(axis_, Selector(all));
       block.emplace_back(Range{starts_[s], starts_[s] + extent});
-      blocks.emplace_back([this, s, part = dst.select(block)]() mutable {
-        sources_[s].node()->materialize_into(part);
+      blocks.emplace_back([this, s, parallel, part = dst.select(block)]() mutable {
+        sources_[s].node()->materialize_into(part, parallel);
       });
     }
-    run_blocks(blocks, dst.size());
+    run_blocks(blocks, dst.size(), parallel);
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {
     return std::make_shared<ConcatNode>(permuted(sources_, perm), new_axis(perm, axis_));
@@ -175,9 +179,13 @@ class ConcatNode final : public SelectionNode<T> {
 template <class T>
 class InterleaveNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
+  [[nodiscard]] bool reads(const void* storage) const override {
     return std::any_of(sources_.begin(), sources_.end(),
-                       [&buffer](const auto& s) { return s.node()->reads(buffer); });
+                       [storage](const auto& s) { return s.node()->reads(storage); });
+  }
+  [[nodiscard]] bool concurrent() const override {
+    return std::all_of(sources_.begin(), sources_.end(),
+                       [](const auto& s) { return s.node()->concurrent(); });
   }
   /// Sources along `axis` hold rows i, i + k, i + 2k, ... of the result: equal extents, or
   /// (after a cut) extents ceil((n - i) / k), the first ones one longer.
@@ -197,7 +205,7 @@ class InterleaveNode final : public SelectionNode<T> {
     local[axis_] = g[axis_] / k;
     return sources_[static_cast<std::size_t>(g[axis_] % k)].node()->at(local);
   }
-  void materialize_into(Tensor<T>& dst) const override {
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
     const auto k = static_cast<index_t>(sources_.size());
     std::vector<std::function<void()>> blocks;
     const index_t first_rows = sources_[0].shape()[axis_];
@@ -211,7 +219,7 @@ class InterleaveNode final : public SelectionNode<T> {
       const index_t row_size = rows == 0 ? 0 : sources_[0].size() / rows;
       const index_t chunk =
           std::max<index_t>(1, (index_t{1} << 18) / std::max<index_t>(row_size * k, 1));
-      if (copy_rows(dst, rows, row_size, chunk)) {
+      if (copy_rows(dst, rows, row_size, chunk, parallel)) {
         return;
       }
       for (index_t r0 = 0; r0 < rows; r0 += chunk) {
@@ -223,22 +231,23 @@ class InterleaveNode final : public SelectionNode<T> {
           }
         });
       }
-      run_blocks(blocks, dst.size());
+      run_blocks(blocks, dst.size(), parallel);
       return;
     }
     for (std::size_t s = 0; s < sources_.size(); ++s) {
       std::vector<Selector> rows(axis_, Selector(all));
       rows.emplace_back(Range{static_cast<index_t>(s), {}, k});
-      blocks.emplace_back([this, s, part = dst.select(rows)]() mutable {
-        sources_[s].node()->materialize_into(part);
+      blocks.emplace_back([this, s, parallel, part = dst.select(rows)]() mutable {
+        sources_[s].node()->materialize_into(part, parallel);
       });
     }
-    run_blocks(blocks, dst.size());
+    run_blocks(blocks, dst.size(), parallel);
   }
   /// The fast path for tensor sources and output whose rows are contiguous: one copy per
   /// output row, row i from source i mod k, in chunks of rows (parallel over chunks). False
   /// when some map's rows are not contiguous or some storage is not an array.
-  bool copy_rows(Tensor<T>& dst, index_t rows, index_t row_size, index_t chunk) const {
+  bool copy_rows(Tensor<T>& dst, index_t rows, index_t row_size, index_t chunk,
+                 bool parallel) const {
     const auto k = static_cast<index_t>(sources_.size());
     T* const out = dst.buffer().data();
     if (out == nullptr || !contiguous_rows(dst.dims()) || row_size == 0) {
@@ -247,7 +256,7 @@ class InterleaveNode final : public SelectionNode<T> {
     std::vector<const T*> first;  // row 0 of each source
     std::vector<index_t> stride;  // and its row stride
     for (const auto& s : sources_) {
-      const Tensor<T>& t = *s.node()->leaf();
+      const Tensor<const T>& t = *s.node()->leaf();
       if (t.buffer().data() == nullptr || !contiguous_rows(t.dims())) {
         return false;
       }
@@ -266,7 +275,7 @@ class InterleaveNode final : public SelectionNode<T> {
         }
       });
     }
-    run_blocks(blocks, dst.size());
+    run_blocks(blocks, dst.size(), parallel);
     return true;
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {

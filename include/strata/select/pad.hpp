@@ -101,9 +101,10 @@ inline std::vector<index_t> pad_positions(index_t n, index_t before, index_t aft
 template <class T>
 class PadNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return source_.node()->reads(buffer);
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return source_.node()->reads(storage);
   }
+  [[nodiscard]] bool concurrent() const override { return source_.node()->concurrent(); }
   PadNode(Selection<T> source, std::vector<PadWidth> widths, PadMode mode, T value)
       : source_(std::move(source)), widths_(std::move(widths)), mode_(mode), value_(value) {
     const Index in = source_.shape();
@@ -123,7 +124,7 @@ class PadNode final : public SelectionNode<T> {
     }
     return source_.node()->at(local);
   }
-  void materialize_into(Tensor<T>& dst) const override {
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
     if (dst.size() == 0) {
       return;
     }
@@ -135,8 +136,8 @@ class PadNode final : public SelectionNode<T> {
     }
     Tensor<T> inside = dst.select(interior);
     std::vector<std::function<void()>> blocks;
-    const Tensor<T>* leaf = source_.node()->leaf();
-    if (leaf != nullptr && pad_rows(*leaf, dst)) {
+    const Tensor<const T>* leaf = source_.node()->leaf();
+    if (leaf != nullptr && pad_rows(*leaf, dst, parallel)) {
       return;
     }
     if (leaf != nullptr && r >= 2 && inside.size() > 0) {
@@ -163,23 +164,23 @@ class PadNode final : public SelectionNode<T> {
           }
         });
       }
-      run_blocks(blocks, inside.size());
+      run_blocks(blocks, inside.size(), parallel);
       blocks.clear();
       for (const bool after : {false, true}) {
         add_slab(blocks, dst, inside, 0, after, std::nullopt);
       }
-      run_blocks(blocks, dst.size() - inside.size());
+      run_blocks(blocks, dst.size() - inside.size(), parallel);
       return;
     }
     if (inside.size() > 0) {
-      source_.node()->materialize_into(inside);
+      source_.node()->materialize_into(inside, parallel);
     }
     for (std::size_t k = 0; k < r; ++k) {
       for (const bool after : {false, true}) {
         add_slab(blocks, dst, inside, k, after, std::nullopt);
       }
     }
-    run_blocks(blocks, dst.size() - inside.size());
+    run_blocks(blocks, dst.size() - inside.size(), parallel);
   }
 
   /// The matrix fast path, as a hand loop writes it: each output row is the source row
@@ -187,7 +188,7 @@ class PadNode final : public SelectionNode<T> {
   /// map while the row is in cache; then each border row along axis 0 is a copy of a finished
   /// row (or the fill value). Needs contiguous rows in both (unit last stride, plain axes) and
   /// a non-empty interior; returns false otherwise. Chunks of rows run in parallel.
-  bool pad_rows(const Tensor<T>& leaf, Tensor<T>& dst) const {
+  bool pad_rows(const Tensor<const T>& leaf, Tensor<T>& dst, bool parallel) const {
     const Dimensions& sd = leaf.dims();
     const Dimensions& dd = dst.dims();
     T* const out = dst.buffer().data();
@@ -234,7 +235,7 @@ class PadNode final : public SelectionNode<T> {
         }
       });
     }
-    run_blocks(blocks, rows * width);
+    run_blocks(blocks, rows * width, parallel);
     // Rows above and below: copies of finished rows (the axis-0 map), or the fill value.
     blocks.clear();
     const std::vector<index_t>& down = positions_[0];
@@ -255,7 +256,7 @@ class PadNode final : public SelectionNode<T> {
         });
       }
     }
-    run_blocks(blocks, (height - rows) * width);
+    run_blocks(blocks, (height - rows) * width, parallel);
     return true;
   }
 

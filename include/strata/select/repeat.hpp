@@ -13,9 +13,10 @@ namespace detail {
 template <class T>
 class RepeatNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return source_.node()->reads(buffer);
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return source_.node()->reads(storage);
   }
+  [[nodiscard]] bool concurrent() const override { return source_.node()->concurrent(); }
   RepeatNode(Selection<T> source, index_t count, std::size_t axis)
       : source_(std::move(source)), count_(count), axis_(axis) {}
   [[nodiscard]] Index shape() const override {
@@ -28,7 +29,7 @@ class RepeatNode final : public SelectionNode<T> {
     local[axis_] = g[axis_] / count_;
     return source_.node()->at(local);
   }
-  void materialize_into(Tensor<T>& dst) const override {
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
     if (dst.size() == 0) {
       return;
     }
@@ -42,18 +43,22 @@ class RepeatNode final : public SelectionNode<T> {
       target = dst.reshape(split);
     } catch (const LayoutError&) {
       Tensor<T> dense(dst.shape());
-      materialize_into(dense);
-      dst.assign(dense);
+      materialize_into(dense, parallel);
+      dst.assign(dense, seq);
       return;
     }
     std::vector<Selector> first(axis_ + 1, Selector(all));
     first.emplace_back(0);
     Tensor<T> slot0 = target.select(first);
-    source_.node()->materialize_into(slot0);
+    source_.node()->materialize_into(slot0, parallel);
     for (index_t r = 1; r < count_; ++r) {
       std::vector<Selector> other(axis_ + 1, Selector(all));
       other.emplace_back(r);
-      target.select(other).assign(slot0);
+      if (parallel) {
+        target.select(other).assign(slot0, par);
+      } else {
+        target.select(other).assign(slot0, seq);
+      }
     }
   }
   [[nodiscard]] NodePtr<T> transposed(IndexSpan perm) const override {

@@ -26,6 +26,11 @@ class Selection;
 
 namespace detail {
 
+template <class P>
+constexpr bool is_parallel(const P& /*policy*/) noexcept {
+  return std::is_same_v<std::remove_cvref_t<P>, Parallel>;
+}
+
 template <class T>
 class SelectionNode;
 
@@ -50,14 +55,20 @@ class SelectionNode {
   [[nodiscard]] virtual Index shape() const = 0;
   /// The element at a global index (in bounds, unchecked).
   [[nodiscard]] virtual T at(IndexSpan g) const = 0;
-  /// Writes every element into `dst`, a writable view of shape(): block by block.
-  virtual void materialize_into(Tensor<T>& dst) const = 0;
+  /// Writes every element into `dst`, a writable view of shape(): block by block, the blocks
+  /// on OpenMP threads when @p parallel (callers pass false when a buffer of the tree or the
+  /// destination may not be used from several threads).
+  virtual void materialize_into(Tensor<T>& dst, bool parallel) const = 0;
   /// Prints this node and its children, indented.
   virtual void explain(std::ostream& out, int depth) const = 0;
   /// The node's leaf tensor, when it is one (affine views then fuse into its Dimensions).
-  [[nodiscard]] virtual const Tensor<T>* leaf() const { return nullptr; }
-  /// Whether some source tensor of the tree lives in @p buffer.
-  [[nodiscard]] virtual bool reads(const AnyBuffer<T>& buffer) const = 0;
+  [[nodiscard]] virtual const Tensor<const T>* leaf() const { return nullptr; }
+  /// Whether some source tensor of the tree (masks included) lives in the buffer whose
+  /// AnyBuffer::identity() is @p storage.
+  [[nodiscard]] virtual bool reads(const void* storage) const = 0;
+  /// Whether every buffer of the tree may be read from several threads at once
+  /// (AnyBuffer::concurrent).
+  [[nodiscard]] virtual bool concurrent() const = 0;
   /// The node with its axes permuted, pushed into its sources; null when the node cannot
   /// (then the transpose becomes an affine view of it).
   [[nodiscard]] virtual std::shared_ptr<const SelectionNode> transposed(
@@ -160,54 +171,54 @@ inline std::string indent(int depth) {
   return std::string(static_cast<std::size_t>(depth) * 2, ' ');
 }
 
-/// Runs independent block copies, spread over OpenMP threads when there are several and the
-/// output is large enough (each copy then runs on its thread; nested regions stay serial).
-/// The first exception thrown by a block is rethrown after every block has finished.
-inline void run_blocks(const std::vector<std::function<void()>>& blocks, index_t elements) {
+/// Runs independent block copies, spread over OpenMP threads when @p parallel, there are
+/// several and the output is large enough (each copy then runs on its thread; nested regions
+/// stay serial). The first exception thrown by a block reaches the caller after the region.
+inline void run_blocks(const std::vector<std::function<void()>>& blocks, index_t elements,
+                       bool parallel) {
   const auto count = static_cast<index_t>(blocks.size());
-  if (count <= 1 || elements < Parallel{}.grain || parallel::max_threads() <= 1) {
+  if (!parallel || count <= 1 || elements < Parallel{}.grain || parallel::max_threads() <= 1) {
     for (const auto& block : blocks) {
       block();
     }
     return;
   }
-  std::vector<std::exception_ptr> errors(blocks.size());
+  FirstError error;
 #if defined(STRATA_USE_OPENMP)
 #pragma omp parallel for schedule(dynamic, 1)
 #endif
   for (index_t b = 0; b < count; ++b) {
-    try {
-      blocks[static_cast<std::size_t>(b)]();
-    } catch (...) {
-      errors[static_cast<std::size_t>(b)] = std::current_exception();
-    }
+    error.run(b, [&] { blocks[static_cast<std::size_t>(b)](); });
   }
-  for (const auto& e : errors) {
-    if (e) {
-      std::rethrow_exception(e);
-    }
-  }
+  error.rethrow();
 }
 
 /// A tensor (any buffer, any view): the leaves of every tree.
 template <class T>
 class LeafNode final : public SelectionNode<T> {
  public:
-  explicit LeafNode(Tensor<T> t) : t_(std::move(t)) {}
+  explicit LeafNode(Tensor<const T> t) : t_(std::move(t)) {}
   [[nodiscard]] Index shape() const override { return t_.shape(); }
   [[nodiscard]] T at(IndexSpan g) const override { return t_.at(g); }
-  void materialize_into(Tensor<T>& dst) const override { dst.assign(t_); }
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
+    if (parallel) {
+      dst.assign(t_, par);
+    } else {
+      dst.assign(t_, seq);
+    }
+  }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "tensor " << to_string(t_.shape()) << " " << t_.dims()
         << (t_.buffer().data() == nullptr ? " (computed or custom storage)" : "") << "\n";
   }
-  [[nodiscard]] const Tensor<T>* leaf() const override { return &t_; }
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return t_.buffer().same_storage(buffer);
+  [[nodiscard]] const Tensor<const T>* leaf() const override { return &t_; }
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return t_.buffer().identity() == storage;
   }
+  [[nodiscard]] bool concurrent() const override { return t_.buffer().concurrent(); }
 
  private:
-  Tensor<T> t_;
+  Tensor<const T> t_;
 };
 
 /// An affine view of a non-leaf node: output g reads the child at row-major linear index
@@ -227,19 +238,25 @@ class AffineNode final : public SelectionNode<T> {
     }
     return child_->at(c);
   }
-  void materialize_into(Tensor<T>& dst) const override {
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
     // Evaluate the child once, densely, then one copy through the fused map.
     Tensor<T> dense(child_->shape());
-    child_->materialize_into(dense);
-    dst.assign(Tensor<T>(dense.buffer(), map_));
+    child_->materialize_into(dense, parallel);
+    const Tensor<const T> mapped(dense.buffer(), map_);
+    if (parallel) {
+      dst.assign(mapped, par);
+    } else {
+      dst.assign(mapped, seq);
+    }
   }
   void explain(std::ostream& out, int depth) const override {
     out << indent(depth) << "view " << map_ << " -> " << to_string(shape()) << "\n";
     child_->explain(out, depth + 1);
   }
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return child_->reads(buffer);
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return child_->reads(storage);
   }
+  [[nodiscard]] bool concurrent() const override { return child_->concurrent(); }
   [[nodiscard]] const NodePtr<T>& child() const { return child_; }
   [[nodiscard]] const Dimensions& map() const { return map_; }
 
@@ -267,10 +284,13 @@ class AffineNode final : public SelectionNode<T> {
 template <class T>
 class Selection {
  public:
-  /// A selection of a tensor (a leaf).
+  /// A selection of a tensor (a leaf), writable or read-only: selections only read.
   /// @param t the tensor (shared, not copied)
+  template <class U>
+  requires std::is_same_v<std::remove_const_t<U>, T>
   // NOLINTNEXTLINE(google-explicit-constructor): a tensor is a selection of itself.
-  Selection(Tensor<T> t) : node_(std::make_shared<detail::LeafNode<T>>(std::move(t))) {}
+  Selection(Tensor<U> t)
+      : node_(std::make_shared<detail::LeafNode<T>>(Tensor<const T>(std::move(t)))) {}
 
   /// Wraps a node (used by the composite constructors).
   /// @param node the root
@@ -308,33 +328,48 @@ class Selection {
   }
 
   /// A dense, row-major tensor of the selection's values.
+  /// @param policy seq or par (par splits into blocks on OpenMP threads when every source
+  ///        buffer may be read concurrently; user buffers without data() are read from one
+  ///        thread)
   /// @return the tensor
-  [[nodiscard]] Tensor<T> materialize() const {
+  template <ExecutionPolicy P = Parallel>
+  [[nodiscard]] Tensor<T> materialize(const P& policy = P{}) const {
     Tensor<T> out(shape());
-    node_->materialize_into(out);
+    node_->materialize_into(out, detail::is_parallel(policy) && node_->concurrent());
     return out;
   }
 
   /// Writes the selection's values into a tensor view of the same shape (evaluated apart
-  /// first when the view shares a buffer with one of the selection's sources).
+  /// first when the view shares a buffer with one of the selection's sources, masks
+  /// included).
   /// @param dst a writable view
-  /// @throws ShapeError when the shapes differ; LayoutError when dst cannot be written
-  void assign_to(Tensor<T>& dst) const {
+  /// @param policy seq or par (par runs blocks on OpenMP threads only when the destination
+  ///        and every source buffer may be used concurrently)
+  /// @throws ShapeError when the shapes differ; LayoutError when dst cannot be written (its
+  ///         indices share addresses, or its buffer is read-only). Nothing is written then.
+  template <ExecutionPolicy P = Parallel>
+  void assign_to(Tensor<T>& dst, const P& policy = P{}) const {
+    assign_to(std::move(dst), policy);
+  }
+  /// @copydoc assign_to(Tensor<T>&, const P&) const
+  template <ExecutionPolicy P = Parallel>
+  void assign_to(Tensor<T>&& dst, const P& policy = P{}) const {
     if (dst.shape() != shape()) {
       detail::fail<ShapeError>("assign_to", "the view's shape ", to_string(dst.shape()),
                                " is not the selection's ", to_string(shape()));
     }
-    if (dst.dims().is_broadcast() || !dst.buffer().writable()) {
-      detail::fail<LayoutError>("assign_to",
-                                "the view cannot be written (a broadcast view or "
-                                "a read-only buffer)");
+    if (dst.dims().aliases() || !dst.buffer().writable()) {
+      detail::fail<LayoutError>("assign_to", "the view ", dst.dims(),
+                                " cannot be written (several indices share an address, or "
+                                "the buffer is read-only)");
     }
-    if (node_->reads(dst.buffer())) {
+    if (node_->reads(dst.buffer().identity())) {
       // The destination is one of the sources: evaluate apart first, as NumPy buffers overlaps.
-      dst.assign(materialize());
+      dst.assign(materialize(policy), policy);
       return;
     }
-    node_->materialize_into(dst);
+    node_->materialize_into(
+        dst, detail::is_parallel(policy) && node_->concurrent() && dst.buffer().concurrent());
   }
 
   /// The tree, one node per line with its output shape.
@@ -553,8 +588,8 @@ class Selection {
   /// affine node's map (fused), or to the row-major map of any other node.
   template <class Op>
   [[nodiscard]] Selection affine(Op&& op) const {
-    if (const Tensor<T>* t = node_->leaf()) {
-      return Selection(Tensor<T>(t->buffer(), op(t->dims())));
+    if (const Tensor<const T>* t = node_->leaf()) {
+      return Selection(Tensor<const T>(t->buffer(), op(t->dims())));
     }
     if (const auto* a = dynamic_cast<const detail::AffineNode<T>*>(node_.get())) {
       return Selection(std::make_shared<detail::AffineNode<T>>(a->child(), op(a->map())));

@@ -12,11 +12,11 @@ namespace detail {
 
 /// Materialises a selection (a leaf tensor is used as it is).
 template <class T>
-Tensor<T> evaluated(const Selection<T>& s) {
-  if (const Tensor<T>* t = s.node()->leaf()) {
+Tensor<const T> evaluated(const Selection<T>& s, bool parallel) {
+  if (const Tensor<const T>* t = s.node()->leaf()) {
     return *t;
   }
-  return s.materialize();
+  return parallel ? s.materialize(par) : s.materialize(seq);
 }
 
 /// Cuts a source that broadcasts to an output of rank @p rank the way the output is cut along
@@ -59,8 +59,12 @@ inline Index broadcast_index(IndexSpan g, IndexSpan source_shape) {
 template <class T, class M>
 class WhereNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return a_.node()->reads(buffer) || b_.node()->reads(buffer);
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return mask_.node()->reads(storage) || a_.node()->reads(storage) ||
+           b_.node()->reads(storage);
+  }
+  [[nodiscard]] bool concurrent() const override {
+    return mask_.node()->concurrent() && a_.node()->concurrent() && b_.node()->concurrent();
   }
   WhereNode(Selection<M> mask, Selection<T> a, Selection<T> b, Index shape)
       : mask_(std::move(mask)), a_(std::move(a)), b_(std::move(b)), shape_(std::move(shape)) {}
@@ -70,10 +74,10 @@ class WhereNode final : public SelectionNode<T> {
                ? a_.node()->at(broadcast_index(g, a_.shape()))
                : b_.node()->at(broadcast_index(g, b_.shape()));
   }
-  void materialize_into(Tensor<T>& dst) const override {
-    const Tensor<M> m = evaluated(mask_);
-    const Tensor<T> a = evaluated(a_);
-    const Tensor<T> b = evaluated(b_);
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
+    const Tensor<const M> m = evaluated(mask_, parallel);
+    const Tensor<const T> a = evaluated(a_, parallel);
+    const Tensor<const T> b = evaluated(b_, parallel);
     const Dimensions md = m.dims().broadcast(shape_);
     const Dimensions ad = a.dims().broadcast(shape_);
     const Dimensions bd = b.dims().broadcast(shape_);
@@ -122,8 +126,11 @@ class WhereNode final : public SelectionNode<T> {
 template <class T>
 class ExtremumNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const AnyBuffer<T>& buffer) const override {
-    return a_.node()->reads(buffer) || b_.node()->reads(buffer);
+  [[nodiscard]] bool reads(const void* storage) const override {
+    return a_.node()->reads(storage) || b_.node()->reads(storage);
+  }
+  [[nodiscard]] bool concurrent() const override {
+    return a_.node()->concurrent() && b_.node()->concurrent();
   }
   ExtremumNode(Selection<T> a, Selection<T> b, Index shape, bool maximum)
       : a_(std::move(a)), b_(std::move(b)), shape_(std::move(shape)), maximum_(maximum) {}
@@ -132,8 +139,13 @@ class ExtremumNode final : public SelectionNode<T> {
     return pick(a_.node()->at(broadcast_index(g, a_.shape())),
                 b_.node()->at(broadcast_index(g, b_.shape())));
   }
-  void materialize_into(Tensor<T>& dst) const override {
-    zip_with_into(dst, evaluated(a_), evaluated(b_), [this](T x, T y) { return pick(x, y); });
+  void materialize_into(Tensor<T>& dst, bool parallel) const override {
+    const auto pick_one = [this](T x, T y) { return pick(x, y); };
+    if (parallel) {
+      zip_with_into(dst, evaluated(a_, parallel), evaluated(b_, parallel), pick_one, par);
+    } else {
+      zip_with_into(dst, evaluated(a_, parallel), evaluated(b_, parallel), pick_one, seq);
+    }
   }
   [[nodiscard]] NodePtr<T> sliced(std::size_t axis, index_t start, index_t step, index_t count,
                                   bool drop) const override {

@@ -20,13 +20,14 @@ namespace strata {
 
 namespace detail {
 
-/// Reads through a buffer: the raw array when there is one.
+/// Reads through a buffer: the raw array when there is one. @p T may be const.
 template <class T>
 struct Reader {
-  const T* data;
-  const AnyBuffer<T>* buffer;
-  explicit Reader(const AnyBuffer<T>& b) : data(b.data()), buffer(&b) {}
-  T operator()(index_t address) const {
+  using V = std::remove_const_t<T>;
+  const V* data;
+  const AnyBuffer<V>* buffer;
+  explicit Reader(const AnyBuffer<V>& b) : data(b.data()), buffer(&b) {}
+  V operator()(index_t address) const {
     return data != nullptr ? data[address] : buffer->read(address);
   }
   /// Whether reads may run on several threads (raw arrays; user buffers need not be thread-safe).
@@ -74,7 +75,8 @@ auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
 /// @throws BroadcastError when a, b and dst do not broadcast to dst's shape; LayoutError when
 ///         dst cannot be written. Nothing is written then.
 template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
-void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
+requires(!std::is_const_v<V>)
+void zip_with_into(Tensor<V>&& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
                    const P& policy = P{}) {
   const Index shape = dst.shape();
   if (broadcast_shapes(broadcast_shapes(a.shape(), b.shape(), "zip_with"), shape, "zip_with") !=
@@ -83,19 +85,13 @@ void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f
                                  to_string(b.shape()), " do not broadcast to the output shape ",
                                  to_string(shape));
   }
-  if (dst.dims().is_broadcast() || !dst.buffer().writable()) {
-    detail::fail<LayoutError>("zip_with",
-                              "the output cannot be written (a broadcast view or a "
-                              "read-only buffer)");
+  if (dst.dims().aliases() || !dst.buffer().writable()) {
+    detail::fail<LayoutError>("zip_with", "the output ", dst.dims(),
+                              " cannot be written (several indices share an address, or the "
+                              "buffer is read-only)");
   }
-  bool overlaps = false;
-  if constexpr (std::is_same_v<V, T>) {
-    overlaps = overlaps || dst.buffer().same_storage(a.buffer());
-  }
-  if constexpr (std::is_same_v<V, U>) {
-    overlaps = overlaps || dst.buffer().same_storage(b.buffer());
-  }
-  if (overlaps) {
+  const void* out_storage = dst.buffer().identity();
+  if (out_storage == a.buffer().identity() || out_storage == b.buffer().identity()) {
     // The output overlaps an input: compute apart, then copy (as NumPy buffers overlaps).
     Tensor<V> fresh(shape);
     zip_with_into(fresh, a, b, std::forward<F>(f), policy);
@@ -123,14 +119,14 @@ void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f
           V* __restrict o = out + at[0];
           if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
               stride[2] == 0) {
-            const T* __restrict x = ra.data + at[1];
+            const auto* __restrict x = ra.data + at[1];
             const U y = rb.data[at[2]];
             for (index_t k = 0; k < count; ++k) {
               o[k] = f(x[k], y);
             }
           } else if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
                      stride[2] == 1) {
-            const T* __restrict x = ra.data + at[1];
+            const auto* __restrict x = ra.data + at[1];
             const U* __restrict y = rb.data + at[2];
             for (index_t k = 0; k < count; ++k) {
               o[k] = f(x[k], y[k]);
@@ -147,6 +143,14 @@ void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f
   } else {
     body(0, od.size());
   }
+}
+
+/// @copydoc zip_with_into(Tensor<V>&&, const Tensor<T>&, const Tensor<U>&, F&&, const P&)
+template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
+requires(!std::is_const_v<V>)
+void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
+                   const P& policy = P{}) {
+  zip_with_into(std::move(dst), a, b, std::forward<F>(f), policy);
 }
 
 /// A new dense tensor with `f(a, b)` element-wise, `a` and `b` broadcast against each other
@@ -179,8 +183,10 @@ auto zip_with(const Tensor<T>& a, const Tensor<U>& b, F&& f, const P& policy = P
 /// @return the reduced tensor
 /// @throws IndexError when an axis does not exist; ShapeError when one is named twice
 template <class T, class Op, ExecutionPolicy P = Parallel>
-Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdims = false,
-                 const P& policy = P{}) {
+Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
+                                      std::type_identity_t<std::remove_const_t<T>> init, Op op,
+                                      bool keepdims = false, const P& policy = P{}) {
+  using V = std::remove_const_t<T>;
   const int rank = t.rank();
   std::vector<bool> reduced(static_cast<std::size_t>(rank), false);
   for (const index_t axis : axes) {
@@ -201,8 +207,8 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
       kept_shape[k] = 1;
     }
   }
-  Tensor<T> out(kept_shape);
-  T* dst = out.buffer().data();
+  Tensor<V> out(kept_shape);
+  V* dst = out.buffer().data();
   std::fill_n(dst, out.size(), init);
   const detail::Reader<T> read(t.buffer());
   // The output seen with the input's shape: stride 0 along reduced axes.
@@ -212,20 +218,20 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
     detail::walk_rows<2>(
         {&o, &i}, begin, end,
         [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
-          T* target = dst + at[0];
+          V* target = dst + at[0];
           if (stride[0] == 0) {
-            T value = *target;
-            if constexpr (std::is_same_v<Op, std::plus<T>> && std::is_arithmetic_v<T>) {
+            V value = *target;
+            if constexpr (std::is_same_v<Op, std::plus<V>> && std::is_arithmetic_v<V>) {
               if (stride[1] == 1 && read.concurrent() && count >= 16) {
-                const T* src = read.data + at[1];
-                std::array<T, 8> lanes{};
+                const V* src = read.data + at[1];
+                std::array<V, 8> lanes{};
                 index_t k = 0;
                 for (; k + 8 <= count; k += 8) {
                   for (std::size_t l = 0; l < 8; ++l) {
                     lanes[l] += src[k + static_cast<index_t>(l)];
                   }
                 }
-                T tail{};
+                V tail{};
                 for (; k < count; ++k) {
                   tail += src[k];
                 }
@@ -242,14 +248,14 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
           } else if (stride[0] == 1 && stride[1] == 1 && read.concurrent()) {
             // Accumulate a row into a row. The output is a new array, so it never overlaps
             // the input: __restrict lets the loop vectorise.
-            T* __restrict row_out = target;
-            const T* __restrict src = read.data + at[1];
+            V* __restrict row_out = target;
+            const V* __restrict src = read.data + at[1];
             for (index_t k = 0; k < count; ++k) {
               row_out[k] = op(row_out[k], src[k]);
             }
           } else {
             for (index_t k = 0; k < count; ++k) {
-              T& slot = target[k * stride[0]];
+              V& slot = target[k * stride[0]];
               slot = op(slot, read(at[1] + k * stride[1]));
             }
           }
@@ -286,7 +292,7 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
     // One output: fixed chunks reduced independently, combined in chunk order.
     const index_t chunk = index_t{1} << 16;
     const auto chunk_sum = [&](index_t b, index_t e) {
-      T local = init;
+      V local = init;
       detail::walk_rows<1>({&in}, b, e,
                            [&](const std::array<index_t, 1>& at,
                                const std::array<index_t, 1>& stride, index_t count) {
@@ -319,9 +325,9 @@ Tensor<T> reduce(const Tensor<T>& t, IndexSpan axes, T init, Op op, bool keepdim
 /// @param axes the axes; negative counts from the end
 /// @param keepdims keep reduced axes with extent 1
 /// @return the sums
-template <class T>
-Tensor<T> sum(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  return reduce(t, axes, T{0}, std::plus<T>{}, keepdims);
+template <class T, class V = std::remove_const_t<T>>
+Tensor<V> sum(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  return reduce(t, axes, V{0}, std::plus<V>{}, keepdims);
 }
 
 /// Product along axes (`np.prod`); see reduce().
@@ -329,9 +335,9 @@ Tensor<T> sum(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @param axes the axes; negative counts from the end
 /// @param keepdims keep reduced axes with extent 1
 /// @return the products
-template <class T>
-Tensor<T> prod(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  return reduce(t, axes, T{1}, std::multiplies<T>{}, keepdims);
+template <class T, class V = std::remove_const_t<T>>
+Tensor<V> prod(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  return reduce(t, axes, V{1}, std::multiplies<V>{}, keepdims);
 }
 
 /// Minimum along axes (`np.min`; an empty reduction gives the largest value of T); see reduce().
@@ -339,12 +345,12 @@ Tensor<T> prod(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @param axes the axes; negative counts from the end
 /// @param keepdims keep reduced axes with extent 1
 /// @return the minima
-template <class T>
-Tensor<T> min(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  const T top = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
-                                                     : std::numeric_limits<T>::max();
+template <class T, class V = std::remove_const_t<T>>
+Tensor<V> min(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  const V top = std::numeric_limits<V>::has_infinity ? std::numeric_limits<V>::infinity()
+                                                     : std::numeric_limits<V>::max();
   return reduce(
-      t, axes, top, [](T a, T b) { return b < a ? b : a; }, keepdims);
+      t, axes, top, [](V a, V b) { return b < a ? b : a; }, keepdims);
 }
 
 /// Maximum along axes (`np.max`; an empty reduction gives the lowest value of T); see reduce().
@@ -352,26 +358,35 @@ Tensor<T> min(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @param axes the axes; negative counts from the end
 /// @param keepdims keep reduced axes with extent 1
 /// @return the maxima
-template <class T>
-Tensor<T> max(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  const T bottom = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
-                                                        : std::numeric_limits<T>::lowest();
+template <class T, class V = std::remove_const_t<T>>
+Tensor<V> max(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  const V bottom = std::numeric_limits<V>::has_infinity ? -std::numeric_limits<V>::infinity()
+                                                        : std::numeric_limits<V>::lowest();
   return reduce(
-      t, axes, bottom, [](T a, T b) { return a < b ? b : a; }, keepdims);
+      t, axes, bottom, [](V a, V b) { return a < b ? b : a; }, keepdims);
 }
 
 /// Whether two tensors of broadcastable shapes are equal within tolerances, as `np.allclose`:
-/// `|a - b| <= atol + rtol * |b|` everywhere (NaNs are never close).
+/// `|a - b| <= atol + rtol * |b|` everywhere; equal infinities are close, NaNs never are
+/// (NumPy's `equal_nan=False`).
 /// @param a, b the tensors
 /// @param rtol the relative tolerance
 /// @param atol the absolute tolerance
 /// @return true when every pair is close
 /// @throws BroadcastError when the shapes do not broadcast
-template <class T>
-bool allclose(const Tensor<T>& a, const Tensor<T>& b, double rtol = 1e-5, double atol = 1e-8) {
-  const Tensor<unsigned char> close = zip_with(a, b, [rtol, atol](T x, T y) -> unsigned char {
-    const double dx = static_cast<double>(x);
-    const double dy = static_cast<double>(y);
+template <class T, class U>
+bool allclose(const Tensor<T>& a, const Tensor<U>& b, double rtol = 1e-5, double atol = 1e-8) {
+  using A = std::remove_const_t<T>;
+  using B = std::remove_const_t<U>;
+  const Tensor<unsigned char> close = zip_with(a, b, [rtol, atol](A x, B y) -> unsigned char {
+    const auto dx = static_cast<double>(x);
+    const auto dy = static_cast<double>(y);
+    if (dx == dy) {
+      return 1;  // also equal infinities, whose difference is NaN
+    }
+    if (!std::isfinite(dx) || !std::isfinite(dy)) {
+      return 0;
+    }
     return std::abs(dx - dy) <= atol + rtol * std::abs(dy) ? 1 : 0;
   });
   const auto values = close.to_vector();
@@ -411,6 +426,7 @@ void for_each(const P& policy, const Tensor<T>& t, F&& f) {
 /// @throws BroadcastError when src does not broadcast to dst; LayoutError when dst cannot be
 ///         written
 template <ExecutionPolicy P, class T, class U, class F>
+requires(!std::is_const_v<U>)
 void transform(const P& policy, const Tensor<T>& src, Tensor<U>& dst, F&& f) {
   dst.assign(map(src, std::forward<F>(f), policy), policy);
 }
@@ -421,8 +437,8 @@ void transform(const P& policy, const Tensor<T>& src, Tensor<U>& dst, F&& f) {
 /// @param init the identity of @p op
 /// @param op an associative `T op(T, T)`
 /// @return the reduction
-template <ExecutionPolicy P, class T, class Op>
-T reduce(const P& policy, const Tensor<T>& t, T init, Op op) {
+template <ExecutionPolicy P, class T, class Op, class V = std::remove_const_t<T>>
+V reduce(const P& policy, const Tensor<T>& t, std::type_identity_t<V> init, Op op) {
   Index every(static_cast<std::size_t>(t.rank()));
   std::iota(every.begin(), every.end(), index_t{0});
   return reduce(t, every, init, op, false, policy).at({});

@@ -24,36 +24,82 @@ struct PrintOptions {
 namespace detail {
 
 /// Formats floating-point values as NumPy's default: shortest digits up to the precision,
-/// a trailing '.' for integral values, fractions padded so the points line up.
+/// a trailing '.' for integral values, fractions padded so the points line up. Like NumPy, it
+/// switches to scientific notation when the largest finite non-zero magnitude is >= 1e8, the
+/// smallest is < 1e-4, or their ratio exceeds 1000; then every mantissa gets the same number of
+/// digits (zero-padded) and every exponent the same width.
 template <class T>
 std::vector<std::string> format_floats(const std::vector<T>& values, int precision) {
-  bool scientific = false;
+  double largest = 0;
+  double smallest = 0;
+  bool any = false;
   for (const T v : values) {
     const double a = std::abs(static_cast<double>(v));
-    if (std::isfinite(a) && a != 0 && (a >= 1e16 || a < 1e-4)) {
-      scientific = true;
+    if (std::isfinite(a) && a != 0) {
+      largest = any ? std::max(largest, a) : a;
+      smallest = any ? std::min(smallest, a) : a;
+      any = true;
     }
   }
+  const bool scientific =
+      any && (largest >= 1e8 || smallest < 1e-4 || largest / smallest > 1000.0);
   std::vector<std::string> whole(values.size());
   std::vector<std::string> fraction(values.size());
   std::size_t fraction_width = 0;
   std::size_t whole_width = 0;
   char text[64];
+  if (scientific) {
+    // The digits each value needs, then all printed with the most any needs.
+    int digits = 0;
+    std::size_t exponent_width = 0;
+    for (const T value : values) {
+      const auto v = static_cast<double>(value);
+      if (!std::isfinite(v)) {
+        continue;
+      }
+      std::snprintf(text, sizeof text, "%.*e", precision, v);
+      const std::string s = text;
+      const auto e = s.find('e');
+      auto last = e;
+      while (s[last - 1] == '0') {
+        --last;
+      }
+      const auto dot = s.find('.');
+      digits = std::max(digits, static_cast<int>(last - dot - 1));
+      exponent_width = std::max(exponent_width, s.size() - e - 2);  // digits after "e+"
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      const auto v = static_cast<double>(values[i]);
+      if (std::isnan(v)) {
+        whole[i] = "nan";
+      } else if (std::isinf(v)) {
+        whole[i] = v < 0 ? "-inf" : "inf";
+      } else {
+        std::snprintf(text, sizeof text, "%.*e", digits, v);
+        std::string s = text;
+        auto e = s.find('e');
+        if (digits == 0) {
+          s.insert(e, ".");  // NumPy keeps the point: 1.e+00
+          ++e;
+        }
+        const std::size_t width = s.size() - e - 2;
+        s.insert(e + 2, std::string(exponent_width - width, '0'));
+        whole[i] = s;
+      }
+      whole_width = std::max(whole_width, whole[i].size());
+    }
+    std::vector<std::string> out(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out[i] = std::string(whole_width - whole[i].size(), ' ') + whole[i];
+    }
+    return out;
+  }
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double v = static_cast<double>(values[i]);
     if (std::isnan(v)) {
       whole[i] = "nan";
     } else if (std::isinf(v)) {
       whole[i] = v < 0 ? "-inf" : "inf";
-    } else if (scientific) {
-      std::snprintf(text, sizeof text, "%.*e", precision, v);
-      std::string s = text;
-      const auto e = s.find('e');
-      std::string mantissa = s.substr(0, e);
-      while (mantissa.back() == '0') {
-        mantissa.pop_back();
-      }
-      whole[i] = mantissa + s.substr(e);
     } else {
       std::snprintf(text, sizeof text, "%.*f", precision, v);
       std::string s = text;
@@ -70,7 +116,7 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
   std::vector<std::string> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {
     std::string padded_fraction = fraction[i];
-    if (!scientific && whole[i].back() == '.') {
+    if (whole[i].back() == '.') {
       padded_fraction.resize(fraction_width, ' ');
     }
     out[i] = std::string(whole_width - whole[i].size(), ' ') + whole[i] + padded_fraction;
@@ -137,7 +183,7 @@ std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
   for (int k = 0; k < rank; ++k) {
     axes.push_back(detail::shown(shape[static_cast<std::size_t>(k)], elide, options.edgeitems));
   }
-  std::vector<T> values;
+  std::vector<std::remove_const_t<T>> values;
   Index g(static_cast<std::size_t>(rank));
   const auto collect = [&](auto&& self, int depth) -> void {
     if (depth == rank) {

@@ -16,6 +16,16 @@
 #include <utility>
 #include <vector>
 
+/// Whether element access `t(i, j)` checks rank and bounds (IndexError): on in builds without
+/// NDEBUG (the debug and asan presets), off in release builds unless defined to 1.
+#if !defined(STRATA_CHECKED_ACCESS)
+#if defined(NDEBUG)
+#define STRATA_CHECKED_ACCESS 0
+#else
+#define STRATA_CHECKED_ACCESS 1
+#endif
+#endif
+
 namespace strata {
 
 template <class T>
@@ -42,76 +52,210 @@ inline Index broadcast_shapes(IndexSpan a, IndexSpan b, std::string_view operati
   return out;
 }
 
-/// A reference to one element of a Tensor: reads convert to `T`, assignment writes.
+namespace detail {
+
+/// Checks element access when STRATA_CHECKED_ACCESS is on (debug builds).
+[[noreturn]] inline void bad_access(std::string_view operation, IndexSpan index,
+                                    IndexSpan shape) {
+  if (index.size() != shape.size()) {
+    fail<IndexError>(operation, "index ", to_string(index), " has ", index.size(),
+                     " entries for a tensor of rank ", shape.size(), " (shape ", to_string(shape),
+                     ")");
+  }
+  fail<IndexError>(operation, "index ", to_string(index), " is out of bounds for shape ",
+                   to_string(shape));
+}
+
+}  // namespace detail
+
+/// A reference to one element of a Tensor: reads convert to `T`, assignments write.
+///
+/// Returned by element access on a writable tensor (`t(i, j)`, `t.at(...)`). On a named tensor
+/// it holds a pointer to the element (contiguous storage) or to the tensor's buffer handle,
+/// so it stays valid while that tensor is neither destroyed nor reassigned, as a reference
+/// into a `std::vector` does. On a temporary tensor (`t.select({0})(1)`) it shares ownership
+/// of the buffer, so it never dangles.
+///
+/// Writes through a view where several indices share one address (Dimensions::aliases) or
+/// into a read-only buffer throw LayoutError and write nothing.
+/// @tparam T the element type
 template <class T>
 class ElementRef {
  public:
-  /// Refers to the element at @p address of @p buffer.
-  /// @param buffer the storage
+  /// Refers to element @p address of @p buffer without owning it.
+  /// @param buffer the storage (must outlive the reference)
   /// @param address the element's address
-  /// @param aliased whether the tensor is a broadcast view (writes are rejected)
+  /// @param aliased whether the view aliases (writes are rejected)
   ElementRef(const AnyBuffer<T>& buffer, index_t address, bool aliased)
-      : buffer_(&buffer), address_(address), aliased_(aliased) {}
+      : data_(buffer.data()), buffer_(&buffer), address_(address), aliased_(aliased) {
+    if (data_ != nullptr) {
+      data_ += address;
+    }
+  }
+  /// Refers to element @p address of @p buffer, sharing ownership of it.
+  /// @param owner the storage (a handle copy is kept)
+  /// @param address the element's address
+  /// @param aliased whether the view aliases (writes are rejected)
+  ElementRef(AnyBuffer<T>&& owner, index_t address, bool aliased)
+      : data_(owner.data()), owner_(std::move(owner)), address_(address), aliased_(aliased) {
+    if (data_ != nullptr) {
+      data_ += address;
+    }
+  }
+
   /// Reads the element.
   /// @return its value
   // NOLINTNEXTLINE(google-explicit-constructor): a reference reads as its value.
-  operator T() const { return buffer_->read(address_); }
+  operator T() const { return data_ != nullptr ? *data_ : storage().read(address_); }
+  /// Reads the element (explicitly).
+  /// @return its value
+  [[nodiscard]] T get() const { return static_cast<T>(*this); }
+
   /// Writes the element.
   /// @param value the new value
   /// @return this reference
-  /// @throws LayoutError for a broadcast view or a read-only buffer
+  /// @throws LayoutError for an aliasing view or a read-only buffer
   ElementRef& operator=(const T& value) {
-    if (aliased_) {
-      detail::fail<LayoutError>("write", "the tensor is a broadcast view: several indices share ",
-                                "address ", address_);
-    }
-    if (!buffer_->writable()) {
-      detail::fail<LayoutError>("write", "the buffer is read-only (a generator?)");
-    }
-    buffer_->write(address_, value);
+    set(value);
     return *this;
   }
-  /// Copies the value of another element.
+  /// Writes the value of another element (a reference, like a pointer, is not rebound).
   /// @param other the element to read
   /// @return this reference
-  ElementRef& operator=(const ElementRef& other) { return *this = static_cast<T>(other); }
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  ElementRef& operator=(const ElementRef& other) {
+    set(static_cast<T>(other));
+    return *this;
+  }
+  /// Writes the value of another element.
+  /// @param other the element to read
+  /// @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  ElementRef& operator=(ElementRef&& other) {
+    set(static_cast<T>(other));
+    return *this;
+  }
   /// Refers to the same element as @p other.
   /// @param other a reference
   ElementRef(const ElementRef& other) = default;
   /// Refers to the same element as @p other.
   /// @param other a reference
   ElementRef(ElementRef&& other) noexcept = default;
-  ElementRef& operator=(ElementRef&&) = delete;
   ~ElementRef() = default;
 
+  /// `x += v` on the element. @param value the operand @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  template <class U>
+  ElementRef& operator+=(const U& value) requires requires(T x) { x += value; } {
+    T x = *this;
+    x += value;
+    return *this = x;
+  }
+  /// `x -= v` on the element. @param value the operand @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  template <class U>
+  ElementRef& operator-=(const U& value) requires requires(T x) { x -= value; } {
+    T x = *this;
+    x -= value;
+    return *this = x;
+  }
+  /// `x *= v` on the element. @param value the operand @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  template <class U>
+  ElementRef& operator*=(const U& value) requires requires(T x) { x *= value; } {
+    T x = *this;
+    x *= value;
+    return *this = x;
+  }
+  /// `x /= v` on the element. @param value the operand @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  template <class U>
+  ElementRef& operator/=(const U& value) requires requires(T x) { x /= value; } {
+    T x = *this;
+    x /= value;
+    return *this = x;
+  }
+  /// `x %= v` on the element (integers). @param value the operand @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  template <class U>
+  ElementRef& operator%=(const U& value) requires requires(T x) { x %= value; } {
+    T x = *this;
+    x %= value;
+    return *this = x;
+  }
+  /// `++x` on the element. @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  ElementRef& operator++() requires requires(T x) { ++x; } {
+    T x = *this;
+    ++x;
+    return *this = x;
+  }
+  /// `--x` on the element. @return this reference
+  /// @throws LayoutError for an aliasing view or a read-only buffer
+  ElementRef& operator--() requires requires(T x) { --x; } {
+    T x = *this;
+    --x;
+    return *this = x;
+  }
+
  private:
-  const AnyBuffer<T>* buffer_;
-  index_t address_;
-  bool aliased_;
+  [[nodiscard]] const AnyBuffer<T>& storage() const noexcept {
+    return buffer_ != nullptr ? *buffer_ : owner_;
+  }
+  void set(const T& value) {
+    if (aliased_) {
+      detail::fail<LayoutError>("write", "several indices of this view share address ", address_,
+                                " (a broadcast or aliasing view)");
+    }
+    if (data_ != nullptr) {
+      *data_ = value;
+    } else {
+      storage().write(address_, value);  // LayoutError for a read-only buffer
+    }
+  }
+
+  T* data_ = nullptr;                      // the element, when the storage is one array
+  const AnyBuffer<T>* buffer_ = nullptr;   // the tensor's handle (not owned), or
+  AnyBuffer<T> owner_;                     // a shared handle (references from temporaries)
+  index_t address_ = 0;
+  bool aliased_ = false;
 };
 
 /// An N-dimensional array: a shared buffer of `T` plus a Dimensions that addresses it.
 ///
-/// A Tensor is a handle: copying one shares the buffer, and every view operation (select,
-/// transpose, broadcast, rotate, reverse, squeeze, unsqueeze, reshape) returns a tensor that
-/// shares it too. copy() makes a dense, row-major copy. Writes through a broadcast view, or into
-/// a read-only buffer (a generator), throw LayoutError.
+/// A Tensor is a handle, like std::shared_ptr: copying one shares the buffer, and every view
+/// operation (select, transpose, broadcast, rotate, reverse, squeeze, unsqueeze, reshape)
+/// returns a tensor that shares it too. copy() makes a dense, row-major copy.
+///
+/// Constness is honoured through views: a view of a const tensor is a `Tensor<const T>`, which
+/// has no writing member (assign, fill, writable element references) at all. Assigning to a
+/// temporary view writes through it, as NumPy's `w[1:3] = u[1:3]`; assigning to a named
+/// tensor rebinds the handle. Writes through a view where several indices share one address
+/// (broadcasting, repeated index-array entries: Dimensions::aliases), or into a read-only
+/// buffer (a generator), throw LayoutError and write nothing.
 ///
 /// @code
 /// strata::Tensor<float> t{{0, 1, 2}, {3, 4, 5}};    // 2x3, like np.array
 /// auto col = t.select({strata::all, 1});             // [1 4], shares t's buffer
 /// col.assign(strata::Tensor<float>{7});              // broadcast 7 into the column
-/// t(1, 1);                                           // 7
+/// t.select({0}) = t.select({1});                     // t[0] = t[1]: writes through
+/// t(1, 1) += 1;                                      // 8
 /// @endcode
 ///
 /// Note: `Tensor<float>({2, 3})` is the vector [2 3], as `np.array([2, 3])`; a tensor of zeros
 /// of shape 2x3 is `Tensor<float>(strata::Index{2, 3})`. Nested lists whose innermost lists have
 /// one element (`{{1}, {2}}`) are ambiguous in C++; write `Tensor<int>{1, 2}.unsqueeze(1)`.
+/// @tparam T the element type; `const T` for a read-only tensor
 template <class T>
 class Tensor {
  public:
-  /// The element type.
-  using value_type = T;
+  /// The element type without const.
+  using value_type = std::remove_const_t<T>;
+  /// The element type as accessed: `const value_type` for a read-only tensor.
+  using element_type = T;
+  /// What non-const element access returns: a writable ElementRef, or a value when read-only.
+  using reference =
+      std::conditional_t<std::is_const_v<T>, value_type, ElementRef<value_type>>;
 
   /// A rank-0 tensor holding one value-initialised element.
   Tensor() : Tensor(Index{}) {}
@@ -125,45 +269,82 @@ class Tensor {
   /// @param shape the extents
   /// @throws ShapeError for a negative extent or a size that overflows
   explicit Tensor(IndexSpan shape)
-      : dims_(shape), buffer_(DenseBuffer<T>(checked_size(shape, "Tensor"))) {}
+      : dims_(shape), buffer_(DenseBuffer<value_type>(checked_size(shape, "Tensor"))) {}
 
   /// A vector from a list, as `np.array([...])`.
   /// @param values the elements
-  Tensor(std::initializer_list<T> values)
-      : Tensor(from_vector(std::vector<T>(values), {static_cast<index_t>(values.size())})) {}
+  Tensor(std::initializer_list<value_type> values)
+      : Tensor(from_vector(std::vector<value_type>(values),
+                           {static_cast<index_t>(values.size())})) {}
 
   /// A matrix from nested lists, as `np.array([[...], ...])`.
   /// @param rows the rows, all of one length
   /// @throws ShapeError for ragged rows
-  Tensor(std::initializer_list<std::initializer_list<T>> rows) : Tensor(nested(rows)) {}
+  Tensor(std::initializer_list<std::initializer_list<value_type>> rows) : Tensor(nested(rows)) {}
 
   /// A rank-3 tensor from nested lists.
   /// @param planes the planes, all of one shape
   /// @throws ShapeError for ragged lists
-  Tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> planes)
+  Tensor(std::initializer_list<std::initializer_list<std::initializer_list<value_type>>> planes)
       : Tensor(nested(planes)) {}
 
   /// A tensor over any buffer through any map.
   /// @param buffer the storage (shared)
   /// @param dims the map; every address it reads must be in [0, buffer.size())
   /// @throws IndexError when the map reads outside the buffer
-  Tensor(AnyBuffer<T> buffer, Dimensions dims)
+  Tensor(AnyBuffer<value_type> buffer, Dimensions dims)
       : dims_(std::move(dims)), buffer_(std::move(buffer)) {
     check_fits("Tensor");
   }
+
+  /// A read-only handle to a writable tensor's elements (the implicit conversion that makes a
+  /// `Tensor<T>` usable wherever a `Tensor<const T>` is expected).
+  /// @param other the tensor (shared, not copied)
+  template <class U>
+  requires(std::is_const_v<T> && std::is_same_v<U, value_type>)
+      // NOLINTNEXTLINE(google-explicit-constructor): adding const is always safe.
+      Tensor(const Tensor<U>& other)
+      : dims_(other.dims_), buffer_(other.buffer_) {}
+
+  /// Shares @p other's buffer and map.
+  /// @param other a tensor
+  Tensor(const Tensor& other) = default;
+  /// Takes @p other's buffer and map.
+  /// @param other a tensor
+  Tensor(Tensor&& other) noexcept = default;
+  /// Rebinds this handle to @p other's buffer and map (nothing is written). Only named tensors
+  /// rebind; assigning to a temporary view writes through it.
+  /// @param other a tensor
+  /// @return this tensor
+  Tensor& operator=(const Tensor& other) & = default;
+  /// Rebinds this handle to @p other's buffer and map (nothing is written).
+  /// @param other a tensor
+  /// @return this tensor
+  Tensor& operator=(Tensor&& other) & noexcept = default;
+  ~Tensor() = default;
+
+  /// Writes @p src through this temporary view, broadcasting it: `t.select(...) = u` is
+  /// NumPy's `t[...] = u` (as assign()).
+  /// @param src the values
+  /// @throws BroadcastError, LayoutError as assign(); nothing is written then
+  void operator=(const Tensor<const T>& src) && requires(!std::is_const_v<T>) { assign(src); }
+  /// Writes @p value into every element of this temporary view: `t.select(...) = 0`.
+  /// @param value the value
+  /// @throws LayoutError as fill(); nothing is written then
+  void operator=(const value_type& value) && requires(!std::is_const_v<T>) { fill(value); }
 
   /// A dense row-major tensor that takes the values of a vector.
   /// @param values the elements in row-major order
   /// @param shape the extents; their product must be values.size()
   /// @return the tensor
   /// @throws ShapeError when the sizes differ
-  static Tensor from_vector(std::vector<T> values, IndexSpan shape) {
+  static Tensor from_vector(std::vector<value_type> values, IndexSpan shape) {
     const index_t size = checked_size(shape, "from_vector");
     if (size != static_cast<index_t>(values.size())) {
       detail::fail<ShapeError>("from_vector", "shape ", to_string(shape), " holds ", size,
                                " elements but the vector has ", values.size());
     }
-    return Tensor(AnyBuffer<T>(DenseBuffer<T>(values)), Dimensions(shape));
+    return Tensor(AnyBuffer<value_type>(DenseBuffer<value_type>(values)), Dimensions(shape));
   }
 
   /// A row-major tensor over memory the caller owns and keeps alive; nothing is copied.
@@ -171,9 +352,10 @@ class Tensor {
   /// @param shape the extents
   /// @return the tensor
   /// @throws Error when @p data is null and the shape is not empty
-  static Tensor wrap(T* data, IndexSpan shape) {
+  static Tensor wrap(value_type* data, IndexSpan shape) {
     const index_t size = checked_size(shape, "wrap");
-    return Tensor(AnyBuffer<T>(DenseBuffer<T>::wrap(data, size)), Dimensions(shape));
+    return Tensor(AnyBuffer<value_type>(DenseBuffer<value_type>::wrap(data, size)),
+                  Dimensions(shape));
   }
 
   // ---- what it is ----------------------------------------------------------------------------
@@ -181,9 +363,9 @@ class Tensor {
   /// The address map.
   /// @return the Dimensions
   [[nodiscard]] const Dimensions& dims() const noexcept { return dims_; }
-  /// The storage.
+  /// The storage (a low-level handle: it does not carry this tensor's constness).
   /// @return the shared buffer handle
-  [[nodiscard]] const AnyBuffer<T>& buffer() const noexcept { return buffer_; }
+  [[nodiscard]] const AnyBuffer<value_type>& buffer() const noexcept { return buffer_; }
   /// The extents.
   /// @return the shape
   [[nodiscard]] Index shape() const { return dims_.shape(); }
@@ -193,87 +375,156 @@ class Tensor {
   /// The number of elements.
   /// @return the size
   [[nodiscard]] index_t size() const noexcept { return dims_.size(); }
+  /// Whether elements can be written through this tensor: a mutable element type, a writable
+  /// buffer and a map where no two indices share an address.
+  /// @return true when assign() and fill() would be accepted
+  [[nodiscard]] bool is_writable() const noexcept {
+    return !std::is_const_v<T> && buffer_.writable() && !dims_.aliases();
+  }
 
   // ---- views (share the buffer) --------------------------------------------------------------
 
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
-  [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) const {
-    return view(dims_.select(selectors));
-  }
+  [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) { return view(dims_.select(selectors)); }
+  /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> select(std::initializer_list<Selector> selectors) const { return const_view(dims_.select(selectors)); }
   /// @copydoc Dimensions::select(std::span<const Selector>) const
-  [[nodiscard]] Tensor select(std::span<const Selector> selectors) const {
-    return view(dims_.select(selectors));
-  }
+  [[nodiscard]] Tensor select(std::span<const Selector> selectors) { return view(dims_.select(selectors)); }
+  /// @copydoc Dimensions::select(std::span<const Selector>) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> select(std::span<const Selector> selectors) const { return const_view(dims_.select(selectors)); }
   /// @copydoc Dimensions::transpose(IndexSpan) const
-  [[nodiscard]] Tensor transpose(IndexSpan permutation) const {
-    return view(dims_.transpose(permutation));
-  }
+  [[nodiscard]] Tensor transpose(IndexSpan permutation) { return view(dims_.transpose(permutation)); }
+  /// @copydoc Dimensions::transpose(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> transpose(IndexSpan permutation) const { return const_view(dims_.transpose(permutation)); }
   /// @copydoc Dimensions::transpose() const
-  [[nodiscard]] Tensor transpose() const { return view(dims_.transpose()); }
+  [[nodiscard]] Tensor transpose() { return view(dims_.transpose()); }
+  /// @copydoc Dimensions::transpose() const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> transpose() const { return const_view(dims_.transpose()); }
   /// @copydoc Dimensions::broadcast(IndexSpan) const
-  [[nodiscard]] Tensor broadcast(IndexSpan shape) const { return view(dims_.broadcast(shape)); }
+  [[nodiscard]] Tensor broadcast(IndexSpan shape) { return view(dims_.broadcast(shape)); }
+  /// @copydoc Dimensions::broadcast(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> broadcast(IndexSpan shape) const { return const_view(dims_.broadcast(shape)); }
   /// @copydoc Dimensions::rotate(IndexSpan) const
-  [[nodiscard]] Tensor rotate(IndexSpan shifts) const { return view(dims_.rotate(shifts)); }
+  [[nodiscard]] Tensor rotate(IndexSpan shifts) { return view(dims_.rotate(shifts)); }
+  /// @copydoc Dimensions::rotate(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> rotate(IndexSpan shifts) const { return const_view(dims_.rotate(shifts)); }
   /// @copydoc Dimensions::rotate(index_t, index_t) const
-  [[nodiscard]] Tensor rotate(index_t shift, index_t axis) const {
-    return view(dims_.rotate(shift, axis));
-  }
+  [[nodiscard]] Tensor rotate(index_t shift, index_t axis) { return view(dims_.rotate(shift, axis)); }
+  /// @copydoc Dimensions::rotate(index_t, index_t) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> rotate(index_t shift, index_t axis) const { return const_view(dims_.rotate(shift, axis)); }
   /// @copydoc Dimensions::reverse(IndexSpan) const
-  [[nodiscard]] Tensor reverse(IndexSpan axes) const { return view(dims_.reverse(axes)); }
+  [[nodiscard]] Tensor reverse(IndexSpan axes) { return view(dims_.reverse(axes)); }
+  /// @copydoc Dimensions::reverse(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> reverse(IndexSpan axes) const { return const_view(dims_.reverse(axes)); }
   /// @copydoc Dimensions::reverse() const
-  [[nodiscard]] Tensor reverse() const { return view(dims_.reverse()); }
+  [[nodiscard]] Tensor reverse() { return view(dims_.reverse()); }
+  /// @copydoc Dimensions::reverse() const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> reverse() const { return const_view(dims_.reverse()); }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
-  [[nodiscard]] Tensor squeeze(IndexSpan axes) const { return view(dims_.squeeze(axes)); }
+  [[nodiscard]] Tensor squeeze(IndexSpan axes) { return view(dims_.squeeze(axes)); }
+  /// @copydoc Dimensions::squeeze(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> squeeze(IndexSpan axes) const { return const_view(dims_.squeeze(axes)); }
   /// @copydoc Dimensions::squeeze() const
-  [[nodiscard]] Tensor squeeze() const { return view(dims_.squeeze()); }
+  [[nodiscard]] Tensor squeeze() { return view(dims_.squeeze()); }
+  /// @copydoc Dimensions::squeeze() const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> squeeze() const { return const_view(dims_.squeeze()); }
   /// @copydoc Dimensions::unsqueeze(index_t) const
-  [[nodiscard]] Tensor unsqueeze(index_t axis) const { return view(dims_.unsqueeze(axis)); }
+  [[nodiscard]] Tensor unsqueeze(index_t axis) { return view(dims_.unsqueeze(axis)); }
+  /// @copydoc Dimensions::unsqueeze(index_t) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> unsqueeze(index_t axis) const { return const_view(dims_.unsqueeze(axis)); }
   /// @copydoc Dimensions::reshape(IndexSpan) const
-  [[nodiscard]] Tensor reshape(IndexSpan shape) const { return view(dims_.reshape(shape)); }
+  [[nodiscard]] Tensor reshape(IndexSpan shape) { return view(dims_.reshape(shape)); }
+  /// @copydoc Dimensions::reshape(IndexSpan) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> reshape(IndexSpan shape) const { return const_view(dims_.reshape(shape)); }
 
   // ---- elements ------------------------------------------------------------------------------
 
-  /// Reads an element (unchecked): `t(i, j)`.
+  /// Reads an element: `t(i, j)`. Unchecked in release builds; with STRATA_CHECKED_ACCESS
+  /// (on unless NDEBUG) a wrong rank or an index out of bounds throws IndexError.
   /// @param indices one index per axis, each in [0, extent)
   /// @return the element
   template <std::integral... I>
-  [[nodiscard]] T operator()(I... indices) const {
-    const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
-    return read(dims_.global_to_local(IndexSpan(std::span<const index_t>(g))));
+  [[nodiscard]] value_type operator()(I... indices) const& {
+    return read(address_of(indices...));
   }
-
-  /// A writable reference to an element (unchecked indices): `t(i, j) = v`.
+  /// A writable reference to an element: `t(i, j) = v`, `t(i, j) += v`. Checked as the
+  /// reading overload.
+  /// @param indices one index per axis, each in [0, extent)
+  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
+  template <std::integral... I>
+  [[nodiscard]] reference operator()(I... indices) & requires(!std::is_const_v<T>) {
+    return {buffer_, address_of(indices...), dims_.aliases()};
+  }
+  /// A writable reference to an element of a temporary view: `t.select({0})(1) = v`. The
+  /// reference shares ownership of the buffer.
   /// @param indices one index per axis, each in [0, extent)
   /// @return the reference
   template <std::integral... I>
-  [[nodiscard]] ElementRef<T> operator()(I... indices) {
-    const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
-    return {buffer_, dims_.global_to_local(IndexSpan(std::span<const index_t>(g))),
-            dims_.is_broadcast()};
+  [[nodiscard]] reference operator()(I... indices) && requires(!std::is_const_v<T>) {
+    const index_t address = address_of(indices...);
+    return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
+  }
+
+  /// Reads the element at a multi-index: `t(idx)`. Checked as `t(i, j)`.
+  /// @param index one index per axis, each in [0, extent)
+  /// @return the element
+  [[nodiscard]] value_type operator()(IndexSpan index) const& { return read(address_of(index)); }
+  /// A writable reference to the element at a multi-index.
+  /// @param index one index per axis, each in [0, extent)
+  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
+  [[nodiscard]] reference operator()(IndexSpan index) & requires(!std::is_const_v<T>) {
+    return {buffer_, address_of(index), dims_.aliases()};
+  }
+  /// A writable reference to the element at a multi-index of a temporary view.
+  /// @param index one index per axis, each in [0, extent)
+  /// @return the reference (shares ownership of the buffer)
+  [[nodiscard]] reference operator()(IndexSpan index) && requires(!std::is_const_v<T>) {
+    const index_t address = address_of(index);
+    return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
 
   /// Reads an element, checked; negative indices count from the end as in NumPy.
   /// @param index one index per axis, in [-extent, extent)
   /// @return the element
   /// @throws IndexError for a wrong number of indices or one out of bounds
-  [[nodiscard]] T at(IndexSpan index) const { return read(checked_address(index)); }
-
+  [[nodiscard]] value_type at(IndexSpan index) const& { return read(checked_address(index)); }
   /// A writable reference to an element, checked; negative indices count from the end.
   /// @param index one index per axis, in [-extent, extent)
-  /// @return the reference
+  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
   /// @throws IndexError for a wrong number of indices or one out of bounds
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) {
-    return {buffer_, checked_address(index), dims_.is_broadcast()};
+  [[nodiscard]] reference at(IndexSpan index) & requires(!std::is_const_v<T>) {
+    return {buffer_, checked_address(index), dims_.aliases()};
+  }
+  /// A writable reference to an element of a temporary view, checked.
+  /// @param index one index per axis, in [-extent, extent)
+  /// @return the reference (shares ownership of the buffer)
+  /// @throws IndexError for a wrong number of indices or one out of bounds
+  [[nodiscard]] reference at(IndexSpan index) && requires(!std::is_const_v<T>) {
+    const index_t address = checked_address(index);
+    return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
 
   // ---- copies --------------------------------------------------------------------------------
 
-  /// A dense, row-major copy (a new buffer).
+  /// A dense, row-major copy (a new, writable buffer).
   /// @param policy seq or par
   /// @return the copy
   template <ExecutionPolicy P = Parallel>
-  [[nodiscard]] Tensor copy(const P& policy = P{}) const {
-    Tensor out(shape());
+  [[nodiscard]] Tensor<value_type> copy(const P& policy = P{}) const {
+    Tensor<value_type> out(shape());
     copy_buffers(policy, out.buffer_, out.dims_, buffer_, dims_);
     return out;
   }
@@ -286,16 +537,18 @@ class Tensor {
   /// @param policy seq or par
   /// @return this tensor
   /// @throws BroadcastError when src's shape does not broadcast to this shape; LayoutError when
-  ///         this is a broadcast view or the buffer is read-only. Nothing is written then.
+  ///         several indices of this view share an address or the buffer is read-only. Nothing
+  ///         is written then.
   template <ExecutionPolicy P = Parallel>
-  Tensor& assign(const Tensor& src, const P& policy = P{}) {
+  Tensor& assign(const Tensor<const T>& src, const P& policy = P{}) requires(!std::is_const_v<T>) {
     check_writable("assign");
     const Index target = broadcast_shapes(src.shape(), shape(), "assign");
     if (target != shape()) {
       detail::fail<BroadcastError>("assign", "source shape ", to_string(src.shape()),
                                    " does not broadcast to the view's shape ", to_string(shape()));
     }
-    const Tensor source = src.buffer_.same_storage(buffer_) ? src.copy(policy) : src;
+    const Tensor<const T> source =
+        src.buffer_.same_storage(buffer_) ? Tensor<const T>(src.copy(policy)) : src;
     copy_buffers(policy, buffer_, dims_, source.buffer_, source.dims_.broadcast(shape()));
     return *this;
   }
@@ -304,17 +557,18 @@ class Tensor {
   /// @param value the value
   /// @param policy seq or par
   /// @return this tensor
-  /// @throws LayoutError for a broadcast view or a read-only buffer
+  /// @throws LayoutError when several indices of this view share an address or the buffer is
+  ///         read-only
   template <ExecutionPolicy P = Parallel>
-  Tensor& fill(const T& value, const P& policy = P{}) {
+  Tensor& fill(const value_type& value, const P& policy = P{}) requires(!std::is_const_v<T>) {
     check_writable("fill");
     const Dimensions r = dims_.reduced();
-    if (T* data = buffer_.data()) {
+    if (value_type* data = buffer_.data()) {
       parallel::for_each_part(policy, r.size(), [&](index_t begin, index_t end) {
         detail::walk_rows<1>({&r}, begin, end,
                              [&](const std::array<index_t, 1>& at,
                                  const std::array<index_t, 1>& stride, index_t count) {
-                               T* out = data + at[0];
+                               value_type* out = data + at[0];
                                if (stride[0] == 1) {
                                  std::fill_n(out, count, value);
                                } else {
@@ -332,10 +586,10 @@ class Tensor {
 
   /// The elements in row-major order.
   /// @return a vector of size()
-  [[nodiscard]] std::vector<T> to_vector() const {
-    std::vector<T> out;
+  [[nodiscard]] std::vector<value_type> to_vector() const {
+    std::vector<value_type> out;
     out.reserve(static_cast<std::size_t>(size()));
-    if (const T* data = buffer_.data()) {
+    if (const value_type* data = buffer_.data()) {
       for_each_address(dims_, 0, size(), [&](index_t a) { out.push_back(data[a]); });
     } else {
       for_each_address(dims_, 0, size(), [&](index_t a) { out.push_back(buffer_.read(a)); });
@@ -359,10 +613,33 @@ class Tensor {
     out.dims_ = std::move(dims);
     return out;
   }
+  [[nodiscard]] Tensor<const T> const_view(Dimensions dims) const {
+    Tensor<const T> out = *this;
+    out.dims_ = std::move(dims);
+    return out;
+  }
 
-  [[nodiscard]] T read(index_t address) const {
-    const T* data = buffer_.data();
+  [[nodiscard]] value_type read(index_t address) const {
+    const value_type* data = buffer_.data();
     return data != nullptr ? data[address] : buffer_.read(address);
+  }
+
+  template <std::integral... I>
+  [[nodiscard]] index_t address_of(I... indices) const {
+    const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
+    return address_of(IndexSpan(std::span<const index_t>(g)));
+  }
+  [[nodiscard]] index_t address_of(IndexSpan g) const {
+    if constexpr (STRATA_CHECKED_ACCESS) {
+      bool valid = std::cmp_equal(g.size(), rank());
+      for (std::size_t k = 0; valid && k < g.size(); ++k) {
+        valid = g[k] >= 0 && g[k] < dims_.axes()[k].extent;
+      }
+      if (!valid) {
+        detail::bad_access("operator()", g, shape());
+      }
+    }
+    return dims_.global_to_local(g);
   }
 
   [[nodiscard]] index_t checked_address(IndexSpan index) const {
@@ -384,9 +661,10 @@ class Tensor {
   }
 
   void check_writable(std::string_view operation) const {
-    if (dims_.is_broadcast()) {
-      detail::fail<LayoutError>(operation, "cannot write through a broadcast view ", dims_,
-                                " (several indices share one address)");
+    if (dims_.aliases()) {
+      detail::fail<LayoutError>(operation, "cannot write through the view ", dims_,
+                                ": several of its indices share one address (a broadcast "
+                                "view, repeated index-array entries or overlapping strides)");
     }
     if (!buffer_.writable()) {
       detail::fail<LayoutError>(operation, "the buffer is read-only (a generator?)");
@@ -397,15 +675,7 @@ class Tensor {
     if (size() == 0) {
       return;
     }
-    // The extreme addresses: per axis the smallest and largest contribution.
-    index_t lo = dims_.offset();
-    index_t hi = dims_.offset();
-    for (const Axis& a : dims_.axes()) {
-      const index_t vmin = a.indices ? a.indices->min() : 0;
-      const index_t vmax = a.indices ? a.indices->max() : a.cycle - 1;
-      lo += std::min(vmin * a.stride, vmax * a.stride);
-      hi += std::max(vmin * a.stride, vmax * a.stride);
-    }
+    const auto [lo, hi] = dims_.address_range();
     if (lo < 0 || hi >= buffer_.size()) {
       detail::fail<IndexError>(operation, "the map ", dims_, " reads addresses [", lo, ", ", hi,
                                "] outside the buffer of size ", buffer_.size());
@@ -421,7 +691,7 @@ class Tensor {
       detail::fail<ShapeError>("Tensor", "ragged nested list: depth ", depth, " has lengths ",
                                shape[depth], " and ", n);
     }
-    if constexpr (!std::is_same_v<typename List::value_type, T>) {
+    if constexpr (!std::is_same_v<typename List::value_type, value_type>) {
       if (list.size() == 0 && shape.size() <= depth + 1) {
         shape.push_back(0);
       }
@@ -432,8 +702,8 @@ class Tensor {
   }
 
   template <class List>
-  static void flatten(const List& list, std::vector<T>& out) {
-    if constexpr (std::is_same_v<typename List::value_type, T>) {
+  static void flatten(const List& list, std::vector<value_type>& out) {
+    if constexpr (std::is_same_v<typename List::value_type, value_type>) {
       out.insert(out.end(), list.begin(), list.end());
     } else {
       for (const auto& inner : list) {
@@ -446,13 +716,13 @@ class Tensor {
   static Tensor nested(const List& list) {
     Index shape;
     shape_of(list, shape, 0);
-    std::vector<T> values;
+    std::vector<value_type> values;
     flatten(list, values);
     return from_vector(std::move(values), shape);
   }
 
   Dimensions dims_;
-  AnyBuffer<T> buffer_;
+  AnyBuffer<value_type> buffer_;
 };
 
 }  // namespace strata

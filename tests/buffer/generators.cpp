@@ -1,5 +1,6 @@
 // Tests for strata/buffer/generators.hpp: counter-based random values.
 #include "strata/buffer/generators.hpp"
+#include "check_error.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -36,4 +37,10 @@ TEST_CASE("RandomFunction is a pure function of seed and address", "[buffer]") {
     CHECK(std::abs(total / 100000) < 0.02);
     CHECK(std::abs(squares / 100000 - 1.0) < 0.03);
   }
+}
+
+TEST_CASE("a generator buffer rejects a negative size", "[buffer][errors]") {
+  strata::test::check_error<strata::ShapeError>(
+      [] { (void)strata::GeneratorBuffer<int, int (*)(strata::index_t)>(-5, nullptr); },
+      "GeneratorBuffer", "-5");
 }

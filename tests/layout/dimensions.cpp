@@ -488,3 +488,45 @@ TEST_CASE("properties hold on random views", "[layout][property]") {
     }
   }
 }
+
+TEST_CASE("maps built from parts check their addresses for overflow", "[layout][errors]") {
+  const index_t big = index_t{1} << 62;
+  const std::vector<strata::Axis> axes{{2, big, 2, 0, nullptr}, {2, big, 2, 0, nullptr}};
+  check_error<strata::ShapeError>([&] { (void)Dimensions::from_axes(axes, 0); },
+                                  "Dimensions::from_axes", "overflow int64");
+  check_error<strata::ShapeError>(
+      [&] { (void)Dimensions::from_axes(axes, std::numeric_limits<index_t>::max()); },
+      "Dimensions::from_axes", "overflow");
+  // Lowest and highest address both fit, but not the distance between them.
+  const std::vector<strata::Axis> wide{{2, -big - big + 1, 2, 0, nullptr},
+                                       {2, big + (big - 1), 2, 0, nullptr}};
+  check_error<strata::ShapeError>([&] { (void)Dimensions::from_axes(wide, 0); },
+                                  "Dimensions::from_axes", "span");
+  const Dimensions fine = Dimensions::from_axes(
+      std::vector<strata::Axis>{{2, big, 2, 0, nullptr}, {3, 1, 3, 0, nullptr}}, -big);
+  CHECK(fine.address_range() == std::pair{-big, index_t{2}});
+}
+
+TEST_CASE("local_to_global of any address, INT64_MIN included, is defined", "[layout]") {
+  const Dimensions d = Dimensions{4, 5}.select({Range{{}, {}, -1}});
+  CHECK(d.local_to_global(std::numeric_limits<index_t>::min()).empty());
+  CHECK(d.local_to_global(std::numeric_limits<index_t>::max()).empty());
+  CHECK(d.local_to_global(-1).empty());
+  CHECK(d.local_to_global(19) == std::vector<Index>{Index{0, 4}});
+}
+
+TEST_CASE("aliases() tells whether two indices share an address", "[layout]") {
+  const Dimensions d{3, 4};
+  CHECK_FALSE(d.aliases());
+  CHECK_FALSE(d.transpose().rotate(1, 0).reverse({1}).aliases());
+  CHECK_FALSE(d.select({V{2, 0}, Range{{}, {}, 2}}).aliases());
+  CHECK(d.select({V{2, 0, 2}}).aliases());
+  CHECK(d.select({1}).broadcast({2, 4}).aliases());
+  CHECK(d.broadcast({3, 8}).aliases());  // tiled
+  CHECK_FALSE(d.broadcast({1, 3, 4}).aliases());
+  CHECK(Dimensions(Index{2, 2}, Index{1, 1}).aliases());
+  CHECK_FALSE(Dimensions(Index{2, 2}, Index{1, 2}).aliases());
+  // Interleaved strides that still give distinct addresses: 0 3 2 5 4 7 (decided exactly).
+  CHECK_FALSE(Dimensions(Index{3, 2}, Index{2, 3}).aliases());
+  CHECK(Dimensions(Index{4, 3}, Index{2, 3}).aliases());  // [0 2] and [3 0] both read 6
+}

@@ -1,9 +1,11 @@
 // Tests for strata/parallel/policy.hpp: chunked loops cover ranges exactly and deterministically.
 #include "strata/parallel/policy.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <stdexcept>
 #include <random>
 #include <vector>
 
@@ -69,5 +71,62 @@ TEST_CASE("for_each_weighted_part gives every piece to exactly one part", "[para
       CHECK(s.load() == 1);
     }
     CHECK(empty_parts.load() == 0);
+  }
+}
+
+TEST_CASE("an exception thrown in a parallel loop reaches the caller on every thread count",
+          "[parallel][errors]") {
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [] {
+      const auto throw_at_5000 = [](index_t b, index_t e) {
+        if (b <= 5000 && 5000 < e) {
+          throw std::runtime_error("boom at 5000");
+        }
+      };
+      CHECK_THROWS_WITH(strata::parallel::for_each_part(strata::Parallel{1}, 100000, throw_at_5000),
+                        "boom at 5000");
+      CHECK_THROWS_WITH(
+          strata::parallel::for_each_chunk(strata::Parallel{1}, 100000, 64, throw_at_5000),
+          "boom at 5000");
+      std::vector<index_t> starts(101);
+      for (std::size_t i = 0; i < starts.size(); ++i) {
+        starts[i] = static_cast<index_t>(i) * 1000;
+      }
+      CHECK_THROWS_WITH(strata::parallel::for_each_weighted_part(
+                            strata::Parallel{1}, starts,
+                            [](index_t lo, index_t hi) {
+                              if (lo <= 5 && 5 < hi) {
+                                throw std::runtime_error("piece 5");
+                              }
+                            }),
+                        "piece 5");
+      CHECK_THROWS_WITH(strata::parallel::reduce_chunks(
+                            strata::Parallel{1}, 100000, 64, 0,
+                            [](index_t b, index_t e) -> int {
+                              if (b <= 777 && 777 < e) {
+                                throw std::runtime_error("chunk with 777");
+                              }
+                              return 1;
+                            },
+                            [](int a, int b) { return a + b; }),
+                        "chunk with 777");
+    });
+  }
+}
+
+TEST_CASE("a grain below one splits as a grain of one", "[parallel]") {
+  std::vector<std::atomic<int>> hits(1000);
+  strata::parallel::for_each_part(strata::Parallel{0}, 1000, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) {
+      ++hits[static_cast<std::size_t>(i)];
+    }
+  });
+  strata::parallel::for_each_chunk(strata::Parallel{-3}, 1000, 7, [&](index_t b, index_t e) {
+    for (index_t i = b; i < e; ++i) {
+      ++hits[static_cast<std::size_t>(i)];
+    }
+  });
+  for (const auto& h : hits) {
+    REQUIRE(h == 2);
   }
 }

@@ -8,6 +8,8 @@
 #include "strata/tensor/generators.hpp"
 
 #include "layout/view_helpers.hpp"
+#include "threads.hpp"
+#include "strata/tensor/sparse.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +19,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 
 using Catch::Matchers::Contains;
 using strata::Index;
@@ -404,4 +407,69 @@ TEST_CASE("views pushed into composite nodes equal the same views of the evaluat
   }
   // Most views of these trees are pushed into the sources (no view node left).
   CHECK(pushed > 1200);
+}
+TEST_CASE("a mask that reads the destination is read before it is written", "[select]") {
+  // NumPy: t = [[0, 0], [1, 0]]; t[...] = np.where(t.T, 5, 0) gives [[0, 5], [0, 0]].
+  Tensor<int> t{{0, 0}, {1, 0}};
+  strata::where(t.transpose(), Tensor<int>{5}, Tensor<int>{0}).assign_to(t);
+  CHECK(t.to_vector() == V{0, 5, 0, 0});
+}
+
+TEST_CASE("selections use sparse and user buffers from one thread only", "[select][parallel]") {
+  using Recording = strata::test::ThreadRecordingBuffer<int>;
+  const auto big = strata::iota<int>({256, 512}).copy();
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      INFO(threads << " threads");
+      // A large concat into a sparse destination: blocks must not write it concurrently.
+      auto sparse = strata::sparse<int>({512, 512});
+      strata::concat<int>(0, {big, big.reverse({0})}).assign_to(sparse);
+      CHECK(sparse.at({511, 3}) == 3);
+      CHECK(sparse.at({300, 7}) == big.at({211, 7}));
+      // A user buffer as destination, and as source.
+      Recording sink(std::vector<int>(512 * 512, 0));
+      Tensor<int> out(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(sink)),
+                      strata::Dimensions{512, 512});
+      strata::concat<int>(1, {big.select({strata::all, strata::Range{0, 256}}).copy(),
+                              strata::pad(big.select({strata::Range{0, 254}, strata::Range{0, 254}}),
+                                          {{1, 1}, {1, 1}}, PadMode::reflect)
+                                  .materialize()})
+          .select({strata::Range{0, 256}})
+          .assign_to(out.select({strata::Range{0, 256}}));
+      CHECK(sink.thread_count() == 1);
+      Recording source(big.to_vector());
+      const Tensor<int> user(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(source)),
+                             strata::Dimensions{256, 512});
+      const auto tree = strata::concat<int>(
+          0, {user, strata::pad(user, {{0, 0}, {0, 0}}, PadMode::edge), user.reverse({1})});
+      const Tensor<int> dense = tree.materialize();
+      CHECK(dense.at({700, 5}) == big.at({188, 506}));
+      CHECK(source.thread_count() == 1);
+    });
+  }
+}
+
+namespace {
+/// A computed buffer (safe to read concurrently) with one element that cannot be read.
+struct Throwing {
+  using value_type = int;
+  static constexpr bool concurrent_reads = true;
+  [[nodiscard]] index_t size() const { return index_t{1} << 20; }
+  [[nodiscard]] int read(index_t i) const {
+    if (i == 777777) {
+      throw std::runtime_error("unreadable element");
+    }
+    return static_cast<int>(i);
+  }
+};
+}  // namespace
+
+TEST_CASE("an exception in one block of a large selection reaches the caller",
+          "[select][errors]") {
+  const Tensor<int> bad(strata::AnyBuffer<int>(Throwing{}), strata::Dimensions{1024, 1024});
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      CHECK_THROWS_WITH(strata::concat<int>(0, {bad, bad}).materialize(), "unreadable element");
+    });
+  }
 }

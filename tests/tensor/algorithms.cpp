@@ -2,10 +2,16 @@
 #include "strata/tensor/algorithms.hpp"
 
 #include "strata/tensor/generators.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <random>
+#include <stdexcept>
 #include <cstring>
 
 using Catch::Matchers::Contains;
@@ -108,4 +114,96 @@ TEST_CASE("for_each, transform and allclose", "[tensor]") {
   CHECK_FALSE(strata::allclose(out, Tensor<double>{{0.5, 1.0}, {1.5, 2.1}}));
   CHECK(strata::allclose(
             out, Tensor<double>{{0.5, 1.0}, {1.5, 2.0}}.select({0}).broadcast({2, 2})) == false);
+}
+
+TEST_CASE("the 8-lane float sum agrees with a double-precision loop on random rows",
+          "[tensor][property]") {
+  std::mt19937_64 rng(2024);
+  for (int trial = 0; trial < 60; ++trial) {
+    const index_t rows = std::uniform_int_distribution<index_t>(1, 40)(rng);
+    const index_t cols = std::uniform_int_distribution<index_t>(16, 2100)(rng);
+    const index_t skip = std::uniform_int_distribution<index_t>(0, 7)(rng);
+    const auto data =
+        strata::random<float>({rows, cols + skip}, static_cast<std::uint64_t>(trial)).copy();
+    // A view whose rows start mid-array (unaligned), reduced along the contiguous axis.
+    const auto view = data.select({strata::all, strata::Range{skip}});
+    const auto sums = strata::sum(view, {1}).to_vector();
+    for (index_t i = 0; i < rows; ++i) {
+      double exact = 0;
+      double magnitude = 0;
+      for (index_t j = 0; j < cols; ++j) {
+        exact += static_cast<double>(view(i, j));
+        magnitude += std::abs(static_cast<double>(view(i, j)));
+      }
+      INFO("rows " << rows << " cols " << cols << " skip " << skip << " row " << i);
+      REQUIRE(std::abs(static_cast<double>(sums[static_cast<std::size_t>(i)]) - exact) <=
+              1e-5 * magnitude + 1e-6);
+    }
+  }
+}
+
+TEST_CASE("allclose treats equal infinities as close and NaN as never close", "[tensor]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  CHECK(strata::allclose(Tensor<double>{inf, -inf, 1.0}, Tensor<double>{inf, -inf, 1.0}));
+  CHECK_FALSE(strata::allclose(Tensor<double>{inf}, Tensor<double>{-inf}));
+  CHECK_FALSE(strata::allclose(Tensor<double>{inf}, Tensor<double>{1e308}));
+  CHECK_FALSE(strata::allclose(Tensor<double>{nan}, Tensor<double>{nan}));
+  CHECK(strata::allclose(Tensor<float>{1.0F, 2.0F}, Tensor<double>{1.0, 2.0}));
+}
+
+TEST_CASE("exceptions thrown by callbacks under par reach the caller", "[tensor][errors]") {
+  const auto data = strata::iota<int>({300, 1000}).copy();
+  const auto boom = [](int x) {
+    if (x == 123456) {
+      throw std::runtime_error("callback saw 123456");
+    }
+    return x;
+  };
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      INFO(threads << " threads");
+      CHECK_THROWS_WITH(strata::map(data, boom, strata::Parallel{1}), "callback saw 123456");
+      CHECK_THROWS_WITH(
+          strata::zip_with(data, data, [&](int x, int) { return boom(x); }, strata::Parallel{1}),
+          "callback saw 123456");
+      CHECK_THROWS_WITH(strata::for_each(strata::Parallel{1}, data, [&](int x) { (void)boom(x); }),
+                        "callback saw 123456");
+      Tensor<int> out(Index{300, 1000});
+      CHECK_THROWS_WITH(strata::transform(strata::Parallel{1}, data, out, boom),
+                        "callback saw 123456");
+      CHECK_THROWS_WITH(strata::reduce(strata::Parallel{1}, data, 0,
+                                       [&](int a, int x) { return a + boom(x); }),
+                        "callback saw 123456");
+      CHECK_THROWS_WITH(strata::reduce(data, {0}, 0, [&](int a, int x) { return a + boom(x); },
+                                       false, strata::Parallel{1}),
+                        "callback saw 123456");
+      CHECK(out.to_vector() == std::vector<int>(300000, 0));  // transform wrote nothing
+    });
+  }
+}
+
+TEST_CASE("algorithms use a user buffer from one thread only", "[tensor][parallel]") {
+  using Recording = strata::test::ThreadRecordingBuffer<int>;
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      Recording source(std::vector<int>(200000, 1));
+      const Tensor<int> t(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(source)),
+                          strata::Dimensions{400, 500});
+      CHECK(strata::sum(t, {0, 1}).at({}) == 200000);
+      CHECK(strata::map(t, [](int x) { return x + 1; }, strata::Parallel{1}).at({3, 3}) == 2);
+      std::atomic<int> seen{0};
+      strata::for_each(strata::Parallel{1}, t, [&](int) { ++seen; });
+      CHECK(seen == 200000);
+      Recording sink(std::vector<int>(200000, 0));
+      Tensor<int> out(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(sink)),
+                      strata::Dimensions{400, 500});
+      strata::zip_with_into(out, t, t, std::plus<>{}, strata::Parallel{1});
+      out.fill(3, strata::Parallel{1});
+      out.assign(t.transpose().copy().transpose(), strata::Parallel{1});
+      CHECK(out.copy(strata::Parallel{1}).at({399, 499}) == 1);
+      CHECK(source.thread_count() == 1);
+      CHECK(sink.thread_count() == 1);
+    });
+  }
 }

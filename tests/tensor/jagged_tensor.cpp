@@ -2,6 +2,8 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
+#include "threads.hpp"
+#include "strata/tensor/generators.hpp"
 #include "strata/tensor/algorithms.hpp"
 
 #include <catch2/catch.hpp>
@@ -113,7 +115,7 @@ TEST_CASE("dense -> jagged pieces -> dense round trips on random row lengths",
     CHECK(back == dense.select({strata::all, strata::Range{0, width}}));
     // Parallel row walk (balanced by row sizes) covers every row once.
     std::vector<float> sums(static_cast<std::size_t>(rows), -1.0F);
-    jagged.for_each_row(strata::Parallel{8}, [&](index_t r, std::span<float> v) {
+    jagged.for_each_row(strata::Parallel{8}, [&](index_t r, std::span<const float> v) {
       sums[static_cast<std::size_t>(r)] = std::accumulate(v.begin(), v.end(), 0.0F);
     });
     for (index_t r = 0; r < rows; ++r) {
@@ -192,4 +194,39 @@ TEST_CASE("JaggedTensor rejects bad input and stays unchanged", "[tensor][jagged
   check_error<strata::IndexError>([&] { (void)j.at({0, 1}); }, "position", "[0 1]");
   check_error<strata::IndexError>([&] { (void)j.piece(2); }, "piece", "piece 2");
   CHECK(j.values() == Tensor<int>{1, 2, 3});
+}
+
+TEST_CASE("JaggedTensor reads a user buffer from one thread only", "[tensor][jagged][parallel]") {
+  using Recording = strata::test::ThreadRecordingBuffer<float>;
+  const auto values = strata::iota<float>({500, 400}).copy();
+  std::vector<index_t> lengths(500);
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    lengths[r] = static_cast<index_t>(r % 400);
+  }
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      Recording source(values.to_vector());
+      const Tensor<float> user(
+          strata::AnyBuffer<float>::shared(std::make_shared<Recording>(source)),
+          strata::Dimensions{500, 400});
+      const auto jagged = strata::JaggedTensor<float>::from_dense(
+          user, strata::Jagged::from_lengths(lengths), strata::Parallel{1});
+      CHECK(jagged.at({499, 98}) == values.at({499, 98}));
+      CHECK(source.thread_count() == 1);
+    });
+  }
+}
+
+TEST_CASE("a const JaggedTensor hands out read-only rows and pieces", "[tensor][jagged][const]") {
+  const auto jagged = strata::JaggedTensor<float>::from_values(
+      {1, 2, 3, 4, 5}, strata::Jagged::from_lengths({3, 0, 2}));
+  static_assert(std::is_same_v<decltype(jagged.piece(0)), Tensor<const float>>);
+  static_assert(std::is_same_v<decltype(jagged.values()), Tensor<const float>>);
+  float total = 0;
+  jagged.for_each_row(strata::seq, [&](index_t, std::span<const float> row) {
+    for (const float v : row) {
+      total += v;
+    }
+  });
+  CHECK(total == 15.0F);
 }

@@ -2,6 +2,7 @@
 #include "strata/tensor/layout_tensor.hpp"
 
 #include "check_error.hpp"
+#include "threads.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/generators.hpp"
 
@@ -99,4 +100,29 @@ TEST_CASE("LayoutTensor rejects bad input and stays unchanged", "[tensor][layout
   check_error<strata::IndexError>([&] { (void)t.piece(4); }, "Layout::piece", "piece 4");
   CHECK(t.at({1, 1}) == 5);
   CHECK(strata::sum(t.to_dense(), {0, 1})() == 5);
+}
+
+TEST_CASE("LayoutTensor reads a user buffer from one thread only", "[tensor][layout][parallel]") {
+  using Recording = strata::test::ThreadRecordingBuffer<int>;
+  const auto values = strata::iota<int>({300, 300}).copy();
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      Recording source(values.to_vector());
+      const Tensor<int> user(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(source)),
+                             strata::Dimensions{300, 300});
+      const Layout layout = Layout::tiled(Smooth{300, 300}, {32, 32});
+      auto tiled = LayoutTensor<int>::from_dense(user, layout, strata::Parallel{1});
+      tiled.assign(user, strata::Parallel{1});
+      CHECK(tiled.to_dense() == values);
+      CHECK(source.thread_count() == 1);
+    });
+  }
+}
+
+TEST_CASE("a const LayoutTensor hands out read-only pieces", "[tensor][layout][const]") {
+  const auto tiled = LayoutTensor<int>::from_dense(strata::iota<int>({4, 4}).copy(),
+                                                   Layout::tiled(Smooth{4, 4}, {2, 2}));
+  static_assert(std::is_same_v<decltype(tiled.piece(0)), Tensor<const int>>);
+  tiled.for_each_piece(strata::seq, [](index_t, const Tensor<const int>& p) { CHECK(p.size() == 4); });
+  CHECK(tiled.piece(3).to_vector() == std::vector<int>{10, 11, 14, 15});
 }

@@ -4,6 +4,9 @@
 
 #include "strata/tensor/generators.hpp"
 
+#include <type_traits>
+#include <utility>
+
 #include <catch2/catch.hpp>
 
 using Catch::Matchers::Contains;
@@ -134,4 +137,142 @@ TEST_CASE("bad input to tensors is rejected and changes nothing", "[tensor][erro
       "Tensor", "outside the buffer of size 4");
   CHECK(t.to_vector() == before);
   CHECK(generated.to_vector() == std::vector<int>{0, 1, 2, 3, 4, 5});
+}
+
+namespace {
+// Compile-time probes: what a const tensor lets through.
+template <class Tn>
+concept can_fill_a_view = requires(Tn t) { t.select({0}).fill(1); };
+template <class Tn>
+concept can_assign_a_view = requires(Tn t) { t.select({0}) = t.select({1}); };
+template <class Tn>
+concept can_write_an_element = requires(Tn t) { t(0, 0) = 1; };
+template <class Tn>
+concept can_assign = requires(Tn t, Tensor<int> u) { t.assign(u); };
+}  // namespace
+
+TEST_CASE("const is honoured through views and element access", "[tensor][const]") {
+  static_assert(can_fill_a_view<Tensor<int>&>);
+  static_assert(can_assign_a_view<Tensor<int>&>);
+  static_assert(can_write_an_element<Tensor<int>&>);
+  static_assert(!can_fill_a_view<const Tensor<int>&>);
+  static_assert(!can_assign_a_view<const Tensor<int>&>);
+  static_assert(!can_write_an_element<const Tensor<int>&>);
+  static_assert(!can_fill_a_view<Tensor<const int>&>);
+  static_assert(!can_assign<Tensor<const int>&>);
+  static_assert(!can_write_an_element<Tensor<const int>&>);
+  static_assert(std::is_same_v<decltype(std::declval<const Tensor<int>&>().transpose()),
+                               Tensor<const int>>);
+  static_assert(std::is_same_v<decltype(std::declval<Tensor<int>&>().transpose()), Tensor<int>>);
+  const Tensor<int> cu{{1, 2}, {3, 4}};
+  const Tensor<const int> row = cu.select({0});
+  CHECK(row.to_vector() == std::vector<int>{1, 2});
+  CHECK_FALSE(row.is_writable());
+  Tensor<int> copy = row.copy();  // a copy is a new, writable tensor
+  copy.fill(0);
+  CHECK(cu.to_vector() == std::vector<int>{1, 2, 3, 4});
+}
+
+TEST_CASE("element references stay valid and support compound assignment", "[tensor][element]") {
+  Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
+  // A reference into a temporary view keeps the buffer alive (AddressSanitizer checks this).
+  auto r = t.select({0})(1);
+  r = 50;
+  CHECK(t(0, 1) == 50);
+  auto alone = Tensor<int>{7, 8, 9}(1);  // the temporary was the buffer's only owner
+  alone += 2;
+  CHECK(static_cast<int>(alone) == 10);
+  t(1, 2) += 10;
+  t(1, 2) -= 1;
+  t(1, 2) *= 2;
+  t(1, 2) /= 3;
+  CHECK(t(1, 2) == 9);  // ((5 + 10 - 1) * 2) / 3
+  t(1, 2) %= 4;
+  CHECK(t(1, 2) == 1);
+  ++t(0, 0);
+  --t(1, 0);
+  CHECK(t.to_vector() == std::vector<int>{1, 50, 2, 2, 4, 1});
+  t(0, 0) = t(0, 1);  // copies the value; the reference is not rebound
+  CHECK(t(0, 0) == 50);
+  t(0, 0) = t(1, 1) + 1;
+  CHECK(t(0, 0) == 5);
+  const Index idx{1, 1};
+  t(idx) = 40;
+  CHECK(t(idx) == 40);
+  CHECK(std::as_const(t)(idx) == 40);
+  // Sparse and user buffers take the same spellings.
+  auto generated = strata::iota<int>({2, 2});
+  check_error<strata::LayoutError>([&] { generated(0, 0) += 1; }, "write", "read-only");
+  CHECK(generated(0, 0) == 0);
+}
+
+TEST_CASE("assigning to a temporary view writes through it; a named tensor rebinds",
+          "[tensor][assign]") {
+  Tensor<int> w{0, 0, 0, 0};
+  const Tensor<int> u{1, 2, 3, 4};
+  w.select({Range{1, 3}}) = u.select({Range{1, 3}});  // NumPy's w[1:3] = u[1:3]
+  CHECK(w.to_vector() == std::vector<int>{0, 2, 3, 0});
+  w.select({Range{0, 1}}) = 9;  // w[0:1] = 9
+  CHECK(w.to_vector() == std::vector<int>{9, 2, 3, 0});
+  w.select({Range{{}, {}, -1}}) = w;  // overlapping source: copied first, as NumPy
+  CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
+  Tensor<int> named = w.select({Range{0, 2}});
+  named = u;  // a named handle rebinds, writing nothing
+  CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
+  CHECK(named.to_vector() == std::vector<int>{1, 2, 3, 4});
+  check_error<strata::BroadcastError>([&] { w.select({Range{0, 3}}) = u; }, "assign", "[4]");
+  CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
+}
+
+TEST_CASE("writes through views whose indices share addresses are rejected", "[tensor][alias]") {
+  Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
+  const std::vector<int> before = t.to_vector();
+  const auto repeated = t.select({std::vector<index_t>{0, 0}});
+  CHECK(repeated.dims().aliases());
+  check_error<strata::LayoutError>([&] { auto v = repeated; v.assign(Tensor<int>{7, 8, 9}); },
+                                   "assign", "repeated index-array entries");
+  check_error<strata::LayoutError>([&] { auto v = repeated; v(1, 1) = 3; }, "write",
+                                   "repeated index-array entries");
+  // Overlapping strides over a buffer of 3: [2 2] strides [1 1] reads 0 1 1 2.
+  Tensor<int> overlapping(t.buffer(), strata::Dimensions({2, 2}, {1, 1}));
+  CHECK(overlapping.dims().aliases());
+  check_error<strata::LayoutError>([&] { overlapping.fill(-1); }, "fill", "overlapping strides");
+  CHECK(t.to_vector() == before);
+  // Distinct index arrays, rolls and flips stay writable.
+  auto distinct = t.select({strata::all, std::vector<index_t>{2, 0}});
+  distinct.fill(6);
+  CHECK(t.to_vector() == std::vector<int>{6, 1, 6, 6, 4, 6});
+  CHECK_FALSE(t.rotate(1, 1).reverse({0}).dims().aliases());
+}
+
+TEST_CASE("a tensor rejects maps that reach outside its buffer, overflow included",
+          "[tensor][errors]") {
+  const strata::AnyBuffer<int> small(strata::DenseBuffer<int>(4));
+  check_error<strata::IndexError>(
+      [&] { (void)Tensor<int>(small, strata::Dimensions({2, 2}, {index_t{1} << 61, 1})); },
+      "Tensor", "outside the buffer of size 4");
+  check_error<strata::IndexError>(
+      [&] { (void)Tensor<int>(small, strata::Dimensions(Index{2}, Index{-1}, 0)); }, "Tensor",
+      "[-1, 0]");
+  check_error<strata::ShapeError>(
+      [&] { (void)strata::Dimensions(Index{3}, Index{index_t{1} << 62}); }, "Dimensions", "overflow");
+}
+
+#if STRATA_CHECKED_ACCESS
+TEST_CASE("debug builds check element access", "[tensor][errors]") {
+  Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
+  check_error<strata::IndexError>([&] { (void)std::as_const(t)(5, 5); }, "operator()",
+                                  "[5 5]");
+  check_error<strata::IndexError>([&] { (void)std::as_const(t)(1); }, "operator()", "rank 2");
+  check_error<strata::IndexError>([&] { t(0, 3) = 1; }, "operator()", "[0 3]");
+  check_error<strata::IndexError>([&] { (void)t(Index{-1, 0}); }, "operator()", "[-1 0]");
+  CHECK(t.to_vector() == std::vector<int>{0, 1, 2, 3, 4, 5});
+}
+#endif
+
+TEST_CASE("a parallel grain of zero or less is taken as one", "[tensor][parallel]") {
+  const Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
+  CHECK(t.copy(strata::Parallel{0}).to_vector() == t.to_vector());
+  CHECK(t.transpose().copy(strata::Parallel{-5}).to_vector() ==
+        std::vector<int>{0, 3, 1, 4, 2, 5});
 }

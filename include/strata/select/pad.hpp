@@ -486,10 +486,10 @@ Selection<T> pad(const Selection<T>& source, std::vector<PadWidth> widths,
 }
 
 /// @copydoc pad(const Selection<T>&, std::vector<PadWidth>, PadMode, T)
-template <class T>
-Selection<T> pad(const Tensor<T>& source, std::vector<PadWidth> widths,
-                 PadMode mode = PadMode::constant, T value = T{}) {
-  return pad(Selection<T>(source), std::move(widths), mode, value);
+template <class T, class V = std::remove_const_t<T>>
+Selection<V> pad(const Tensor<T>& source, std::vector<PadWidth> widths,
+                 PadMode mode = PadMode::constant, std::type_identity_t<V> value = V{}) {
+  return pad(Selection<V>(source), std::move(widths), mode, value);
 }
 
 }  // namespace strata

@@ -122,9 +122,9 @@ Selection<T> repeat(const Selection<T>& source, index_t count, index_t axis) {
 }
 
 /// @copydoc repeat(const Selection<T>&, index_t, index_t)
-template <class T>
-Selection<T> repeat(const Tensor<T>& source, index_t count, index_t axis) {
-  return repeat(Selection<T>(source), count, axis);
+template <class T, class V = std::remove_const_t<T>>
+Selection<V> repeat(const Tensor<T>& source, index_t count, index_t axis) {
+  return repeat(Selection<V>(source), count, axis);
 }
 
 /// Repeats the whole selection @p reps times per axis, as `numpy.tile(a, reps)` (a longer
@@ -157,9 +157,9 @@ Selection<T> tile(const Selection<T>& source, IndexSpan reps) {
 }
 
 /// @copydoc tile(const Selection<T>&, IndexSpan)
-template <class T>
-Selection<T> tile(const Tensor<T>& source, IndexSpan reps) {
-  return tile(Selection<T>(source), reps);
+template <class T, class V = std::remove_const_t<T>>
+Selection<V> tile(const Tensor<T>& source, IndexSpan reps) {
+  return tile(Selection<V>(source), reps);
 }
 
 }  // namespace strata

@@ -187,7 +187,7 @@ struct selection_value;
 /// @cond INTERNAL
 template <class T>
 struct selection_value<Tensor<T>> {
-  using type = T;
+  using type = std::remove_const_t<T>;
 };
 template <class T>
 struct selection_value<Selection<T>> {

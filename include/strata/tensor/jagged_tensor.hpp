@@ -66,12 +66,18 @@ class JaggedTensor {
   /// @return the tensor
   /// @throws ShapeError when the dense tensor's rank or extents cannot hold the rows
   template <ExecutionPolicy P = Parallel>
-  static JaggedTensor from_dense(const Tensor<T>& dense, Jagged shape, const P& policy = P{}) {
+  static JaggedTensor from_dense(const Tensor<const T>& dense, Jagged shape,
+                                 const P& policy = P{}) {
     JaggedTensor out(std::move(shape));
     out.check_dense("JaggedTensor::from_dense", dense.shape());
-    out.for_each_piece(policy, [&](index_t p, Tensor<T> piece) {
+    const auto body = [&](index_t p, Tensor<T> piece) {
       piece.assign(dense.select(out.dense_selectors(p)), seq);
-    });
+    };
+    if (dense.buffer().concurrent()) {
+      out.for_each_piece(policy, body);
+    } else {
+      out.for_each_piece(seq, body);  // a user buffer is read from one thread
+    }
     return out;
   }
 
@@ -86,7 +92,12 @@ class JaggedTensor {
   [[nodiscard]] std::span<const index_t> offsets() const noexcept { return shape_.row_starts(); }
   /// All values, rows one after another, as a 1-D view sharing the buffer.
   /// @return the view
-  [[nodiscard]] Tensor<T> values() const { return Tensor<T>(buffer_, Dimensions{size()}); }
+  [[nodiscard]] Tensor<T> values() { return Tensor<T>(buffer_, Dimensions{size()}); }
+  /// All values of a const tensor, as a read-only 1-D view.
+  /// @return the view
+  [[nodiscard]] Tensor<const T> values() const {
+    return Tensor<const T>(buffer_, Dimensions{size()});
+  }
   /// The storage.
   /// @return the buffer handle
   [[nodiscard]] const AnyBuffer<T>& buffer() const noexcept { return buffer_; }
@@ -95,13 +106,20 @@ class JaggedTensor {
   /// @param index one index per mode
   /// @return the element
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] T at(IndexSpan index) const { return buffer_.read(shape_.position(index)); }
+  [[nodiscard]] T at(IndexSpan index) const& { return buffer_.read(shape_.position(index)); }
   /// A writable reference to an element by its jagged index.
+  /// @param index one index per mode
+  /// @return the reference (valid while this tensor lives and is not reassigned)
+  /// @throws IndexError for an index outside the shape
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) & {
+    return {buffer_, shape_.position(index), false};
+  }
+  /// A writable reference to an element of a temporary JaggedTensor (shares the buffer).
   /// @param index one index per mode
   /// @return the reference
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) {
-    return {buffer_, shape_.position(index), false};
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) && {
+    return {AnyBuffer<T>(buffer_), shape_.position(index), false};
   }
 
   /// The number of smooth pieces: the rows when they are smooth, else the smooth rows of the
@@ -114,10 +132,13 @@ class JaggedTensor {
   /// @param p in [0, n_pieces())
   /// @return the view
   /// @throws IndexError for a piece that does not exist
-  [[nodiscard]] Tensor<T> piece(index_t p) const {
-    check_piece(p);
-    const std::span<const index_t> extents = piece_extents(p);
-    return Tensor<T>(buffer_, Dimensions(extents, row_strides(extents), piece_start(p)));
+  [[nodiscard]] Tensor<T> piece(index_t p) { return piece_of<T>(p); }
+  /// Smooth piece @p p of a const tensor, as a read-only view.
+  /// @param p in [0, n_pieces())
+  /// @return the view
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Tensor<const T> piece(index_t p) const {
+    return piece_of<const T>(p);
   }
   /// The indices of the ragged modes that lead to piece @p p (the outer index of row p when
   /// rows are smooth; outer index, then the row's own outer index, ... otherwise).
@@ -139,6 +160,17 @@ class JaggedTensor {
   /// @param policy seq or par
   /// @param f the function (called concurrently for different pieces)
   template <ExecutionPolicy P, class F>
+  void for_each_piece(const P& policy, F&& f) {
+    parallel::for_each_weighted_part(policy, piece_starts(), [&](index_t lo, index_t hi) {
+      for (index_t p = lo; p < hi; ++p) {
+        f(p, piece(p));
+      }
+    });
+  }
+  /// Calls `f(p, piece(p))` with the read-only pieces of a const tensor.
+  /// @param policy seq or par
+  /// @param f the function (called concurrently for different pieces)
+  template <ExecutionPolicy P, class F>
   void for_each_piece(const P& policy, F&& f) const {
     parallel::for_each_weighted_part(policy, piece_starts(), [&](index_t lo, index_t hi) {
       for (index_t p = lo; p < hi; ++p) {
@@ -153,16 +185,15 @@ class JaggedTensor {
   /// @param policy seq or par
   /// @param f the function (called concurrently for different rows)
   template <ExecutionPolicy P, class F>
+  void for_each_row(const P& policy, F&& f) {
+    rows_of<T>(policy, std::forward<F>(f));
+  }
+  /// Calls `f(r, values)` with each row's values as a read-only span (a const tensor).
+  /// @param policy seq or par
+  /// @param f the function (called concurrently for different rows)
+  template <ExecutionPolicy P, class F>
   void for_each_row(const P& policy, F&& f) const {
-    T* const data = buffer_.data();
-    const std::span<const index_t> starts = offsets();
-    parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
-      for (index_t r = lo; r < hi; ++r) {
-        const index_t begin = starts[static_cast<std::size_t>(r)];
-        const index_t end = starts[static_cast<std::size_t>(r) + 1];
-        f(r, std::span<T>(data + begin, static_cast<std::size_t>(end - begin)));
-      }
-    });
+    rows_of<const T>(policy, std::forward<F>(f));
   }
 
   /// The values copied into a dense tensor padded with @p fill: outer extents followed by the
@@ -174,7 +205,7 @@ class JaggedTensor {
   [[nodiscard]] Tensor<T> to_dense(const T& fill = T{}, const P& policy = P{}) const {
     Tensor<T> out(dense_shape());
     out.fill(fill, policy);
-    for_each_piece(policy, [&](index_t p, const Tensor<T>& piece) {
+    for_each_piece(policy, [&](index_t p, const Tensor<const T>& piece) {
       out.select(dense_selectors(p)).assign(piece, seq);
     });
     return out;
@@ -202,6 +233,26 @@ class JaggedTensor {
   JaggedTensor(Jagged shape, AnyBuffer<T> buffer)
       : shape_(std::move(shape)), buffer_(std::move(buffer)) {
     index_pieces();
+  }
+
+  template <class E>
+  [[nodiscard]] Tensor<E> piece_of(index_t p) const {
+    check_piece(p);
+    const std::span<const index_t> extents = piece_extents(p);
+    return Tensor<E>(buffer_, Dimensions(extents, row_strides(extents), piece_start(p)));
+  }
+
+  template <class E, ExecutionPolicy P, class F>
+  void rows_of(const P& policy, F&& f) const {
+    E* const data = buffer_.data();
+    const std::span<const index_t> starts = offsets();
+    parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
+      for (index_t r = lo; r < hi; ++r) {
+        const index_t begin = starts[static_cast<std::size_t>(r)];
+        const index_t end = starts[static_cast<std::size_t>(r) + 1];
+        f(r, std::span<E>(data + begin, static_cast<std::size_t>(end - begin)));
+      }
+    });
   }
 
   /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves).

@@ -59,7 +59,8 @@ class LayoutTensor {
   /// @return the tensor
   /// @throws ShapeError when the shapes differ
   template <ExecutionPolicy P = Parallel>
-  static LayoutTensor from_dense(const Tensor<T>& dense, Layout layout, const P& policy = P{}) {
+  static LayoutTensor from_dense(const Tensor<const T>& dense, Layout layout,
+                                 const P& policy = P{}) {
     LayoutTensor out(std::move(layout));
     out.check_shape("LayoutTensor::from_dense", dense);
     out.assign(dense, policy);
@@ -85,13 +86,20 @@ class LayoutTensor {
   /// @param index one index per mode
   /// @return the element
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] T at(IndexSpan index) const { return buffer_.read(layout_.address(index)); }
+  [[nodiscard]] T at(IndexSpan index) const& { return buffer_.read(layout_.address(index)); }
   /// A writable reference to an element by logical index.
+  /// @param index one index per mode
+  /// @return the reference (valid while this tensor lives and is not reassigned)
+  /// @throws IndexError for an index outside the shape
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) & {
+    return {buffer_, layout_.address(index), false};
+  }
+  /// A writable reference to an element of a temporary LayoutTensor (shares the buffer).
   /// @param index one index per mode
   /// @return the reference
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) {
-    return {buffer_, layout_.address(index), false};
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) && {
+    return {AnyBuffer<T>(buffer_), layout_.address(index), false};
   }
 
   /// The number of pieces (1, or the number of tiles).
@@ -101,8 +109,15 @@ class LayoutTensor {
   /// @param p in [0, n_pieces())
   /// @return the view
   /// @throws IndexError for a piece that does not exist
-  [[nodiscard]] Tensor<T> piece(index_t p) const {
+  [[nodiscard]] Tensor<T> piece(index_t p) {
     return Tensor<T>(buffer_, layout_.piece_dimensions(p));
+  }
+  /// A piece of a const tensor: a read-only view.
+  /// @param p in [0, n_pieces())
+  /// @return the view
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Tensor<const T> piece(index_t p) const {
+    return Tensor<const T>(buffer_, layout_.piece_dimensions(p));
   }
   /// The logical box a piece covers (with its logical origin).
   /// @param p in [0, n_pieces())
@@ -110,7 +125,19 @@ class LayoutTensor {
   /// @throws IndexError for a piece that does not exist
   [[nodiscard]] SmoothView piece_region(index_t p) const { return layout_.piece(p); }
 
-  /// Calls `f(p, piece(p))` for every piece, in parallel over pieces with `par`.
+  /// Calls `f(p, piece(p))` for every piece, in parallel over pieces with `par` (the first
+  /// exception @p f throws reaches the caller).
+  /// @param policy seq or par
+  /// @param f the function (called concurrently for different pieces)
+  template <ExecutionPolicy P, class F>
+  void for_each_piece(const P& policy, F&& f) {
+    parallel::for_each_weighted_part(policy, layout_.piece_starts(), [&](index_t lo, index_t hi) {
+      for (index_t p = lo; p < hi; ++p) {
+        f(p, piece(p));
+      }
+    });
+  }
+  /// Calls `f(p, piece(p))` with read-only pieces of a const tensor.
   /// @param policy seq or par
   /// @param f the function (called concurrently for different pieces)
   template <ExecutionPolicy P, class F>
@@ -128,11 +155,16 @@ class LayoutTensor {
   /// @return this tensor
   /// @throws ShapeError when the shapes differ
   template <ExecutionPolicy P = Parallel>
-  LayoutTensor& assign(const Tensor<T>& dense, const P& policy = P{}) {
+  LayoutTensor& assign(const Tensor<const T>& dense, const P& policy = P{}) {
     check_shape("LayoutTensor::assign", dense);
-    for_each_piece(policy, [&](index_t p, Tensor<T> part) {
+    const auto body = [&](index_t p, Tensor<T> part) {
       part.assign(dense.select(detail::box_selectors(layout_.piece(p))), seq);
-    });
+    };
+    if (dense.buffer().concurrent()) {
+      for_each_piece(policy, body);
+    } else {
+      for_each_piece(seq, body);  // a user buffer is read from one thread
+    }
     return *this;
   }
 
@@ -142,14 +174,14 @@ class LayoutTensor {
   template <ExecutionPolicy P = Parallel>
   [[nodiscard]] Tensor<T> to_dense(const P& policy = P{}) const {
     Tensor<T> out(shape());
-    for_each_piece(policy, [&](index_t p, const Tensor<T>& part) {
+    for_each_piece(policy, [&](index_t p, const Tensor<const T>& part) {
       out.select(detail::box_selectors(layout_.piece(p))).assign(part, seq);
     });
     return out;
   }
 
  private:
-  void check_shape(std::string_view operation, const Tensor<T>& dense) const {
+  void check_shape(std::string_view operation, const Tensor<const T>& dense) const {
     if (dense.shape() != shape()) {
       detail::fail<ShapeError>(operation, "dense shape ", to_string(dense.shape()),
                                " is not the logical shape ", to_string(shape()), " of ",

@@ -205,7 +205,7 @@ class ElementRef {
   void set(const T& value) {
     if (aliased_) {
       detail::fail<LayoutError>("write", "several indices of this view share address ", address_,
-                                " (a broadcast or aliasing view)");
+                                " (a broadcast view, repeated index-array entries or overlapping strides)");
     }
     if (data_ != nullptr) {
       *data_ = value;

@@ -1,6 +1,7 @@
 // Layout: row-major, column-major and tiled storage of a smooth logical shape.
 #include "strata/layout/layout.hpp"
 
+#include "strata/core/checked.hpp"
 #include "strata/core/error.hpp"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ Layout::Layout(Kind kind, Smooth logical, Index tile)
     const IndexSpan n = logical_.extents();
     grid_.assign(n.size(), 0);
     for (std::size_t k = 0; k < n.size(); ++k) {
-      grid_[k] = (n[k] + tile_[k] - 1) / tile_[k];
+      grid_[k] = n[k] / tile_[k] + (n[k] % tile_[k] != 0 ? 1 : 0);  // no overflow near INT64_MAX
     }
     const index_t tiles = Smooth(grid_).size();
     starts->reserve(static_cast<std::size_t>(tiles) + 1);
@@ -50,6 +51,18 @@ Layout Layout::tiled(Smooth logical, IndexSpan tile) {
       detail::fail<ShapeError>("Layout::tiled", "tile extent ", tile[k], " of mode ", k, " in ",
                                strata::to_string(tile), " is not > 0");
     }
+  }
+  // The layout keeps one start per tile: refuse a grid it cannot hold (before allocating).
+  const IndexSpan n = logical.extents();
+  Index grid(n.size(), 0);
+  for (std::size_t k = 0; k < n.size(); ++k) {
+    grid[k] = n[k] / tile[k] + (n[k] % tile[k] != 0 ? 1 : 0);
+  }
+  const index_t tiles = checked_size(grid, "Layout::tiled");
+  if (tiles > max_pieces) {
+    detail::fail<ShapeError>("Layout::tiled", "tiles ", strata::to_string(tile), " cut ",
+                             logical.to_string(), " into ", tiles, " pieces (grid ",
+                             strata::to_string(grid), "); a layout holds at most ", max_pieces);
   }
   return {Kind::tiled, std::move(logical), Index(tile.begin(), tile.end())};
 }

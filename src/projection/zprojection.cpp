@@ -38,7 +38,7 @@ ZRange ZProjection::apply(IndexSpan point) const {
   Index start = offset_;
   for (std::size_t i = 0; i < matrix_.size(); ++i) {
     for (std::size_t j = 0; j < start.size(); ++j) {
-      start[j] += point[i] * matrix_[i][j];
+      start[j] = checked_add(start[j], checked_mul(point[i], matrix_[i][j], "apply"), "apply");
     }
   }
   return ZRange::from_shape(start, shape_);
@@ -58,20 +58,21 @@ ZRange ZProjection::apply(const ZRange& range) const {
   Index hi = offset_;
   for (std::size_t i = 0; i < matrix_.size(); ++i) {
     for (std::size_t j = 0; j < lo.size(); ++j) {
-      const index_t a = range.start()[i] * matrix_[i][j];
-      const index_t b = (range.end()[i] - 1) * matrix_[i][j];
-      lo[j] += std::min(a, b);
-      hi[j] += std::max(a, b);
+      const index_t a = checked_mul(range.start()[i], matrix_[i][j], "apply");
+      const index_t b = checked_mul(range.end()[i] - 1, matrix_[i][j], "apply");
+      lo[j] = checked_add(lo[j], std::min(a, b), "apply");
+      hi[j] = checked_add(hi[j], std::max(a, b), "apply");
     }
   }
   for (std::size_t j = 0; j < hi.size(); ++j) {
-    hi[j] += shape_[j];
+    hi[j] = checked_add(hi[j], shape_[j], "apply");
   }
   return {lo, hi};
 }
 
 ZRange ZProjection::broadcast_apply(IndexSpan point, index_t batch) const {
-  if (batch < 0 || std::cmp_not_equal(point.size(), batch + index_rank())) {
+  if (batch < 0 || std::cmp_greater(batch, point.size()) ||
+      std::cmp_not_equal(point.size() - static_cast<std::size_t>(batch), index_rank())) {
     detail::fail<ShapeError>("broadcast_apply", "point ", to_string(point), " has ", point.size(),
                              " coordinates, not ", batch, " batch + ", index_rank(),
                              " index coordinates");
@@ -81,7 +82,7 @@ ZRange ZProjection::broadcast_apply(IndexSpan point, index_t batch) const {
   Index start(point.begin(), point.begin() + static_cast<std::ptrdiff_t>(b));
   Index end = start;
   for (auto& e : end) {
-    ++e;
+    e = checked_add(e, 1, "broadcast_apply");
   }
   start.insert(start.end(), inner.start().begin(), inner.start().end());
   end.insert(end.end(), inner.end().begin(), inner.end().end());
@@ -89,7 +90,7 @@ ZRange ZProjection::broadcast_apply(IndexSpan point, index_t batch) const {
 }
 
 ZRange ZProjection::broadcast_apply(const ZRange& range, index_t batch) const {
-  if (batch < 0 || range.rank() != batch + index_rank()) {
+  if (batch < 0 || batch > range.rank() || range.rank() - batch != index_rank()) {
     detail::fail<ShapeError>("broadcast_apply", "range ", range, " has rank ", range.rank(),
                              ", not ", batch, " batch + ", index_rank(), " index coordinates");
   }
@@ -130,7 +131,7 @@ ZRange ZProjection::overlap(index_t axis, index_t block) const {
   end[k] = block;
   const ZRange first = apply(ZRange(start, end));
   start[k] = block;
-  end[k] = 2 * block;
+  end[k] = checked_mul(2, block, "overlap");
   const ZRange second = apply(ZRange(start, end));
   return first.intersection(second);
 }

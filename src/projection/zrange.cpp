@@ -142,11 +142,15 @@ std::vector<ZRange> ZRange::split(index_t axis, index_t chunk) const {
     detail::fail<ShapeError>("split", "chunk ", chunk, " must be > 0");
   }
   const auto k = static_cast<std::size_t>(axis < 0 ? axis + r : axis);
+  // Counted, not stepped: `at + chunk` may overflow near INT64_MAX.
+  const index_t length = end_[k] - start_[k];
+  const index_t pieces = length / chunk + (length % chunk != 0 ? 1 : 0);
   std::vector<ZRange> out;
-  for (index_t at = start_[k]; at < end_[k]; at += chunk) {
+  out.reserve(static_cast<std::size_t>(pieces));
+  for (index_t i = 0; i < pieces; ++i) {
     ZRange piece = *this;
-    piece.start_[k] = at;
-    piece.end_[k] = std::min(end_[k], at + chunk);
+    piece.start_[k] = start_[k] + i * chunk;
+    piece.end_[k] = i + 1 < pieces ? piece.start_[k] + chunk : end_[k];
     out.push_back(piece);
   }
   return out;

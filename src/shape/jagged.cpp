@@ -318,8 +318,11 @@ JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) co
     }
   }
   Index rows_outer = outer_;
-  auto data =
-      make_data(rows_outer, data_->inner_rank - 1, std::move(table), std::move(shapes), "chip");
+  // Chipped jagged rows are views with an origin, and may all be smooth now: store them as a
+  // row built from those shapes would be (plain values; a table of extents when smooth).
+  auto data = shapes.empty() ? make_data(rows_outer, data_->inner_rank - 1, std::move(table),
+                                         std::move(shapes), "chip")
+                             : data_from_rows(rows_outer, std::move(shapes), "chip");
   return {data, 0, n, outer_};
 }
 

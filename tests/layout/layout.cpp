@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -110,4 +111,19 @@ TEST_CASE("Layout rejects bad input", "[layout][layout_map][errors]") {
   check_error<IndexError>([&] { (void)l.address({4, 0}); }, "Layout::address", "[4 0]");
   check_error<IndexError>([&] { (void)l.piece(4); }, "Layout::piece", "piece 4");
   CHECK(l.n_pieces() == 4);
+}
+
+TEST_CASE("tile-grid arithmetic is checked", "[layout][errors]") {
+  const index_t huge = std::numeric_limits<index_t>::max();
+  // One tile larger than the shape: one piece holding everything (it used to be 0 tiles).
+  const Layout one = Layout::tiled(Smooth{5}, {huge});
+  CHECK(one.n_pieces() == 1);
+  CHECK(one.piece(0).extents()[0] == 5);
+  CHECK(one.address({4}) == 4);
+  strata::test::check_error<strata::ShapeError>(
+      [] { (void)Layout::tiled(Smooth{index_t{1} << 20, index_t{1} << 20}, {1, 1}); },
+      "Layout::tiled", "1099511627776 pieces");
+  strata::test::check_error<strata::ShapeError>(
+      [] { (void)Layout::tiled(Smooth{index_t{1} << 31, index_t{1} << 31}, {1, 1}); },
+      "Layout::tiled", "4611686018427387904 pieces");
 }

@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <type_traits>
+
 using Catch::Matchers::Contains;
 using strata::Bounds;
 using strata::Index;
@@ -56,4 +58,24 @@ TEST_CASE("a convolution's windows view the padded input", "[projection]") {
   CHECK(corner.to_vector() == V{0, 0, 0, 0, 0, 1, 0, 3, 4});
   const auto centre = strata::view(image, window.apply(Index{1, 1}), Bounds::pad, 0);
   CHECK(centre.to_vector() == image.to_vector());
+}
+
+TEST_CASE("an empty region is an empty view under every policy", "[projection]") {
+  Tensor<int> t{1, 2, 3};
+  for (const Bounds b : {Bounds::wrap, Bounds::pad}) {
+    const auto v = strata::view(t, ZRange({-1}, {-1}), b);
+    CHECK(v.shape() == Index{0});
+  }
+  CHECK(strata::view(t, ZRange({7}, {7}), Bounds::wrap).shape() == Index{0});
+}
+
+TEST_CASE("a view of a const tensor is read-only; of a mutable one, writable",
+          "[projection][const]") {
+  const Tensor<int> c{1, 2, 3};
+  Tensor<int> m{1, 2, 3};
+  static_assert(std::is_same_v<decltype(strata::view(c, ZRange({0}, {2}))), Tensor<const int>>);
+  auto w = strata::view(m, ZRange({-1}, {1}), Bounds::wrap);
+  static_assert(std::is_same_v<decltype(w), Tensor<int>>);
+  w.fill(0);
+  CHECK(m.to_vector() == V{0, 2, 0});
 }

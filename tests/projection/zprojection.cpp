@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <random>
 
 using Catch::Matchers::Contains;
@@ -152,4 +153,16 @@ TEST_CASE("apply(range) is the bounding box of every point's region", "[projecti
     }
     REQUIRE(p.apply(block) == expected);
   }
+}
+
+TEST_CASE("apply checks its arithmetic on coefficients near 2^62", "[projection][errors]") {
+  const strata::index_t big = strata::index_t{1} << 62;
+  const ZProjection p({Index{big}}, Index{0}, Index{1});
+  CHECK(p.apply(Index{1}) == ZRange({big}, {big + 1}));
+  CHECK_THROWS_AS(p.apply(Index{2}), strata::ShapeError);
+  CHECK_THROWS_WITH(p.apply(ZRange({0}, {3})), Contains("apply: ") && Contains("overflow"));
+  CHECK_THROWS_AS(p.broadcast_apply(Index{std::numeric_limits<strata::index_t>::max(), 0}, 1),
+                  strata::ShapeError);
+  CHECK_THROWS_AS(p.broadcast_apply(Index{0}, std::numeric_limits<strata::index_t>::max()),
+                  strata::ShapeError);
 }

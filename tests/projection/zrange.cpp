@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::ZRange;
@@ -59,4 +61,15 @@ TEST_CASE("bad ranges are rejected", "[projection][errors]") {
   CHECK_THROWS_AS(r.split(2, 1), strata::IndexError);
   CHECK_THROWS_AS(ZRange::bounding({}), strata::ShapeError);
   CHECK(r == ZRange({0, 0}, {4, 4}));
+}
+
+TEST_CASE("split and apply near INT64_MAX terminate or throw, never overflow", "[projection]") {
+  const strata::index_t top = std::numeric_limits<strata::index_t>::max();
+  const auto pieces = ZRange({1}, {top}).split(0, top);
+  REQUIRE(pieces.size() == 1);
+  CHECK(pieces[0] == ZRange({1}, {top}));
+  const auto halves = ZRange({0}, {top}).split(0, top / 2 + 1);
+  REQUIRE(halves.size() == 2);
+  CHECK(halves[1].end()[0] == top);
+  CHECK(ZRange({-5}, {5}).split(0, 3).size() == 4);
 }

@@ -8,6 +8,7 @@
 #include "strata/tensor/generators.hpp"
 
 #include "layout/view_helpers.hpp"
+#include "check_error.hpp"
 #include "threads.hpp"
 #include "strata/tensor/sparse.hpp"
 
@@ -472,4 +473,37 @@ TEST_CASE("an exception in one block of a large selection reaches the caller",
       CHECK_THROWS_WITH(strata::concat<int>(0, {bad, bad}).materialize(), "unreadable element");
     });
   }
+}
+
+TEST_CASE("pad widths and repeat counts near INT64_MAX are checked", "[select][errors]") {
+  const index_t top = std::numeric_limits<index_t>::max();
+  const Tensor<int> small{1, 2, 3};
+  strata::test::check_error<strata::ShapeError>(
+      [&] { (void)strata::pad(small, {{top - 1, 0}}, PadMode::constant); }, "pad", "overflow");
+  strata::test::check_error<strata::ShapeError>(
+      [&] { (void)strata::pad(small, {{top, top}}, PadMode::wrap); }, "pad", "overflow");
+  strata::test::check_error<strata::ShapeError>(
+      [&] { (void)strata::pad(small, {{index_t{1} << 40, 0}}, PadMode::edge); }, "pad",
+      "at most 2147483648");
+  strata::test::check_error<strata::ShapeError>([&] { (void)strata::repeat(small, top, 0); },
+                                                "repeat", "overflow");
+  strata::test::check_error<strata::ShapeError>(
+      [&] { (void)strata::concat<int>(0, {strata::repeat(small, top / 3, 0), small}); },
+      "concat", "overflow");
+}
+
+TEST_CASE("a reshape the fused map cannot express nests as a view", "[select]") {
+  // NumPy: np.pad(a, ((1, 0), (0, 0)), 'edge')[[1, 0]].T.reshape(6) is [0 0 1 1 2 2].
+  const auto a = strata::iota<int>({2, 3}).copy();
+  const auto s =
+      strata::pad(a, {{1, 0}, {0, 0}}, PadMode::edge)
+                     .select({std::vector<index_t>{1, 0}})
+                     .transpose()
+                     .reshape({6});
+  CHECK(s.materialize().to_vector() == std::vector<int>{0, 0, 1, 1, 2, 2});
+  CHECK(read_each(s) == std::vector<int>{0, 0, 1, 1, 2, 2});
+  // A leaf whose map cannot be reshaped (a transpose) nests too, instead of throwing.
+  const auto t = Selection<int>(a.transpose()).reshape({6});
+  CHECK(t.materialize().to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
+  CHECK_THROWS_AS(Selection<int>(a).reshape({4}), strata::ShapeError);
 }

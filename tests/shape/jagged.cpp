@@ -135,3 +135,13 @@ TEST_CASE("Jagged rejects bad input and stays unchanged", "[shape][jagged][error
   check_error<IndexError>([&] { (void)j.position({1, 1}); }, "position", "[1 1]");
   CHECK(j == Jagged::from_lengths({3, 1, 2}));
 }
+
+TEST_CASE("chipping an inner mode of jagged rows stores plain rows", "[shape][jagged]") {
+  const Jagged j(std::vector<Shape>{Jagged::from_lengths({2, 1}), Jagged::from_lengths({3})});
+  const Shape chipped = j.chip(2, 0);
+  const Jagged direct(std::vector<Shape>{Smooth{2}, Smooth{1}});
+  REQUIRE(chipped.is<JaggedView>());
+  CHECK(chipped.as<JaggedView>().shape() == direct);
+  CHECK(chipped.as<JaggedView>().shape().row(1).is<Smooth>());
+  CHECK(chipped.as<JaggedView>().shape().smooth_rows());
+}

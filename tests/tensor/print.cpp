@@ -30,3 +30,13 @@ TEST_CASE("tensors print as NumPy prints them", "[tensor]") {
           " [1160 1161 1162 ... 1197 1198 1199]]");
   }
 }
+
+TEST_CASE("printing switches to scientific notation where NumPy does", "[tensor][print]") {
+  // np.array([1, 2000.]) prints [1.e+00 2.e+03]: the magnitudes differ by more than 1000.
+  CHECK(to_string(Tensor<double>{1, 2000}) == "[1.e+00 2.e+03]");
+  CHECK(to_string(Tensor<double>{1, 1000}) == "[   1. 1000.]");
+  CHECK(to_string(Tensor<double>{1.5, 2000}) == "[1.5e+00 2.0e+03]");
+  CHECK(to_string(Tensor<double>{1e8, 1}) == "[1.e+08 1.e+00]");
+  CHECK(to_string(Tensor<double>{1.5, 2000, 1e-100}) == "[1.5e+000 2.0e+003 1.0e-100]");
+  CHECK(to_string(Tensor<double>{0.00001, 0}) == "[1.e-05 0.e+00]");
+}

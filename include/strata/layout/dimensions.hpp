@@ -123,7 +123,8 @@ class Dimensions {
   /// may become 0 only from extent 0 or 1.
   /// @param shape the target extents
   /// @return the view
-  /// @throws BroadcastError for fewer axes, or an extent that is not a multiple of the old one
+  /// @throws ShapeError for a negative extent (not a shape); BroadcastError for fewer axes, or
+  ///         an extent that is not a multiple of the old one
   [[nodiscard]] Dimensions broadcast(IndexSpan shape) const;
 
   /// Rolls every axis, exactly as `numpy.roll(a, shifts, axis=range(rank))`.
@@ -141,7 +142,8 @@ class Dimensions {
   /// Flips the given axes (`numpy.flip`).
   /// @param axes the axes to flip; negative counts from the end
   /// @return the view
-  /// @throws IndexError when an axis does not exist
+  /// @throws IndexError when an axis does not exist; ShapeError when one is named twice (NumPy
+  ///         rejects a repeated axis too)
   [[nodiscard]] Dimensions reverse(IndexSpan axes) const;
   /// Flips every axis.
   /// @return the view

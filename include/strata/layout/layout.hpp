@@ -60,7 +60,8 @@ class Layout {
   /// @param logical the shape the user sees
   /// @param tile the tile extents, one per mode, each > 0
   /// @return the layout
-  /// @throws ShapeError for a tile extent <= 0 or a tile whose rank is not the shape's
+  /// @throws ShapeError for a tile extent <= 0, a tile whose rank is not the shape's, or a
+  ///         grid of more than max_pieces tiles
   static Layout tiled(Smooth logical, IndexSpan tile);
 
   /// The ordering.
@@ -82,6 +83,9 @@ class Layout {
   /// The number of elements stored.
   /// @return the size
   [[nodiscard]] index_t size() const noexcept { return logical_.size(); }
+
+  /// The most pieces a tiled layout describes (it keeps one start address per piece).
+  static constexpr index_t max_pieces = index_t{1} << 26;
 
   /// The address of a logical index.
   /// @param index one index per mode, inside the logical shape

@@ -1,6 +1,7 @@
 /// concat and interleave: selections that stack sources along an axis.
 #pragma once
 
+#include "strata/core/checked.hpp"
 #include "strata/select/selection.hpp"
 
 #include <algorithm>
@@ -23,6 +24,7 @@ index_t check_stackable(const std::vector<Selection<T>>& sources, index_t axis,
     detail::fail<IndexError>(operation, "axis ", axis, " does not exist (rank ", rank, ")");
   }
   const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+  Index stacked = first;  // the extents of a concat: the sum must fit (and so must a stack)
   for (std::size_t s = 1; s < sources.size(); ++s) {
     const Index other = sources[s].shape();
     bool same = other.size() == first.size();
@@ -34,7 +36,9 @@ index_t check_stackable(const std::vector<Selection<T>>& sources, index_t axis,
                                " but source 0 has shape ", to_string(first),
                                " (all extents but axis ", a, " must match)");
     }
+    stacked[a] = checked_add(stacked[a], other[a], operation);
   }
+  (void)checked_size(stacked, operation);
   return static_cast<index_t>(a);
 }
 

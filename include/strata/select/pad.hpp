@@ -2,6 +2,7 @@
 /// wrapped values, exactly as numpy.pad.
 #pragma once
 
+#include "strata/core/checked.hpp"
 #include "strata/select/selection.hpp"
 #include "strata/tensor/copy_kernels.hpp"
 
@@ -26,6 +27,9 @@ enum class PadMode {
 using PadWidth = std::pair<index_t, index_t>;
 
 namespace detail {
+
+/// The longest padded axis: each keeps a table of the source position of every index.
+inline constexpr index_t max_pad_length = index_t{1} << 31;
 
 /// For one axis of extent n padded by (before, after): the source position every output
 /// position reads (-1 for the constant value), computed by numpy.pad's own iterative algorithm
@@ -462,8 +466,9 @@ class PadNode final : public SelectionNode<T> {
 /// @param mode the mode
 /// @param value the constant for PadMode::constant
 /// @return the selection
-/// @throws ShapeError for a widths list of the wrong length, a negative width, or a mode other
-///         than constant extending an empty axis
+/// @throws ShapeError for a widths list of the wrong length, a negative width, a mode other
+///         than constant extending an empty axis, or a padded axis longer than 2^31 positions
+///         (or a size that overflows int64)
 template <class T>
 Selection<T> pad(const Selection<T>& source, std::vector<PadWidth> widths,
                  PadMode mode = PadMode::constant, T value = T{}) {
@@ -482,6 +487,17 @@ Selection<T> pad(const Selection<T>& source, std::vector<PadWidth> widths,
                                "extend it");
     }
   }
+  // Every padded axis keeps a table of the position each output index reads.
+  Index padded(in.size());
+  for (std::size_t k = 0; k < widths.size(); ++k) {
+    padded[k] = checked_add(checked_add(widths[k].first, in[k], "pad"), widths[k].second, "pad");
+    if (padded[k] > detail::max_pad_length) {
+      detail::fail<ShapeError>("pad", "widths (", widths[k].first, ", ", widths[k].second,
+                               ") make axis ", k, " ", padded[k], " long; a pad describes at most ",
+                               detail::max_pad_length, " positions per axis");
+    }
+  }
+  (void)checked_size(padded, "pad");
   return Selection<T>(std::make_shared<detail::PadNode<T>>(source, std::move(widths), mode, value));
 }
 

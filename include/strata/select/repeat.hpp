@@ -2,6 +2,7 @@
 #pragma once
 
 #include "strata/select/concat.hpp"
+#include "strata/core/checked.hpp"
 #include "strata/select/selection.hpp"
 
 #include <algorithm>
@@ -107,7 +108,8 @@ class RepeatNode final : public SelectionNode<T> {
 /// @param count the repetitions, >= 0
 /// @param axis the axis; negative counts from the end
 /// @return the selection
-/// @throws ShapeError for a negative count; IndexError for an axis that does not exist
+/// @throws ShapeError for a negative count or a result whose size overflows int64; IndexError
+///         for an axis that does not exist
 template <class T>
 Selection<T> repeat(const Selection<T>& source, index_t count, index_t axis) {
   const auto rank = static_cast<index_t>(source.rank());
@@ -118,6 +120,9 @@ Selection<T> repeat(const Selection<T>& source, index_t count, index_t axis) {
     detail::fail<ShapeError>("repeat", "count ", count, " is negative");
   }
   const auto a = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+  Index shape = source.shape();
+  shape[a] = checked_mul(shape[a], count, "repeat");
+  (void)checked_size(shape, "repeat");
   return Selection<T>(std::make_shared<detail::RepeatNode<T>>(source, count, a));
 }
 

@@ -520,6 +520,8 @@ class Selection {
     return affine([&](const auto& d) { return d.unsqueeze(axis); });
   }
   /// @copydoc Dimensions::reshape(IndexSpan) const
+  /// A lazy selection never needs a copy: where the fused map cannot express the new shape,
+  /// the reshape nests as a view of the selection (no LayoutError).
   [[nodiscard]] Selection reshape(IndexSpan shape) const {
     return affine([&](const auto& d) { return d.reshape(shape); });
   }
@@ -586,13 +588,20 @@ class Selection {
 
   /// Applies a Dimensions view operation: to a leaf's tensor (fused into its map), to an
   /// affine node's map (fused), or to the row-major map of any other node.
+  /// When the fused map cannot express the view (a reshape of a transposed or index-array
+  /// map), the view nests: a new view node over this node's row-major index space, which can
+  /// express any of them.
   template <class Op>
   [[nodiscard]] Selection affine(Op&& op) const {
-    if (const Tensor<const T>* t = node_->leaf()) {
-      return Selection(Tensor<const T>(t->buffer(), op(t->dims())));
-    }
-    if (const auto* a = dynamic_cast<const detail::AffineNode<T>*>(node_.get())) {
-      return Selection(std::make_shared<detail::AffineNode<T>>(a->child(), op(a->map())));
+    try {
+      if (const Tensor<const T>* t = node_->leaf()) {
+        return Selection(Tensor<const T>(t->buffer(), op(t->dims())));
+      }
+      if (const auto* a = dynamic_cast<const detail::AffineNode<T>*>(node_.get())) {
+        return Selection(std::make_shared<detail::AffineNode<T>>(a->child(), op(a->map())));
+      }
+    } catch (const LayoutError&) {
+      // Not expressible in the fused map: nest below.
     }
     return Selection(
         std::make_shared<detail::AffineNode<T>>(node_, op(Dimensions(node_->shape()))));

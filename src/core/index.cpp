@@ -1,7 +1,16 @@
 // Formatting of index lists.
 #include "strata/core/index.hpp"
 
+#include <utility>
+
 namespace strata {
+
+Index::Index(Index&& other) noexcept : base(std::move(static_cast<base&>(other))) {}
+
+Index& Index::operator=(Index&& other) noexcept {
+  base::operator=(std::move(static_cast<base&>(other)));
+  return *this;
+}
 
 std::string to_string(std::span<const index_t> values) {
   std::string text = "[";

@@ -203,6 +203,9 @@ std::pair<index_t, index_t> address_bounds(std::span<const Axis> axes, index_t o
 
 /// Whether two global indices of @p d may read one address (Dimensions::aliases).
 bool may_alias(const Dimensions& d) {
+  if (d.size() <= 1) {
+    return false;  // no two indices to share an address
+  }
   struct Reach {
     index_t step;  // the smallest distance between two addresses the axis adds
     index_t span;  // the largest
@@ -397,7 +400,7 @@ Dimensions Dimensions::select(std::span<const Selector> selectors) const {
       if (step > 0 && stop > start) {
         count = (stop - start - 1) / step + 1;
       } else if (step < 0 && stop < start) {
-        count = (start - stop - 1) / (-step) + 1;
+        count = -((start - stop - 1) / step) + 1;  // not / -step: step may be INT64_MIN
       }
       out.push_back(sliced(a, start, step, count, offset));
     } else {
@@ -542,6 +545,9 @@ Dimensions Dimensions::squeeze(IndexSpan axes) const {
     if (axes_[k].extent != 1) {
       detail::fail<ShapeError>("squeeze", "axis ", k, " has extent ", axes_[k].extent,
                                ", not 1 (shape ", to_string(shape()), ")");
+    }
+    if (drop[k]) {  // NumPy: "repeated axis"
+      detail::fail<ShapeError>("squeeze", "axes ", to_string(axes), " name axis ", k, " twice");
     }
     drop[k] = true;
   }

@@ -5,9 +5,26 @@
 #include "strata/core/error.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <ostream>
 
 namespace strata {
+namespace {
+
+// 128-bit intermediates (a GCC and clang extension on 64-bit targets): sums of products of
+// int64 values whose result fits although a partial sum or product does not.
+__extension__ using Wide = __int128;
+
+/// The value as index_t, or ShapeError naming what overflowed.
+index_t narrow(Wide value, std::string_view operation, const char* what, std::size_t axis) {
+  if (value < Wide{std::numeric_limits<index_t>::min()} ||
+      value > Wide{std::numeric_limits<index_t>::max()}) {
+    detail::fail<ShapeError>(operation, what, axis, " does not fit in int64 (size overflow)");
+  }
+  return static_cast<index_t>(value);
+}
+
+}  // namespace
 
 ZProjection::ZProjection(std::vector<Index> matrix, IndexSpan offset, IndexSpan shape)
     : matrix_(std::move(matrix)), offset_(offset), shape_(shape) {
@@ -35,11 +52,13 @@ ZRange ZProjection::apply(IndexSpan point) const {
     detail::fail<ShapeError>("apply", "point ", to_string(point), " has ", point.size(),
                              " coordinates but the index rank is ", index_rank());
   }
-  Index start = offset_;
-  for (std::size_t i = 0; i < matrix_.size(); ++i) {
-    for (std::size_t j = 0; j < start.size(); ++j) {
-      start[j] = checked_add(start[j], checked_mul(point[i], matrix_[i][j], "apply"), "apply");
+  Index start(offset_.size());
+  for (std::size_t j = 0; j < start.size(); ++j) {
+    Wide sum = offset_[j];
+    for (std::size_t i = 0; i < matrix_.size(); ++i) {
+      sum += Wide{point[i]} * matrix_[i][j];
     }
+    start[j] = narrow(sum, "apply", "region start on tensor axis ", j);
   }
   return ZRange::from_shape(start, shape_);
 }
@@ -51,21 +70,27 @@ ZRange ZProjection::apply(const ZRange& range) const {
   }
   // An empty box, or regions with no cells, bound nothing: an empty region.
   if (range.empty() || std::find(shape_.begin(), shape_.end(), 0) != shape_.end()) {
-    const ZRange first = apply(range.start());
-    return {first.start(), first.start()};
-  }
-  Index lo = offset_;
-  Index hi = offset_;
-  for (std::size_t i = 0; i < matrix_.size(); ++i) {
-    for (std::size_t j = 0; j < lo.size(); ++j) {
-      const index_t a = checked_mul(range.start()[i], matrix_[i][j], "apply");
-      const index_t b = checked_mul(range.end()[i] - 1, matrix_[i][j], "apply");
-      lo[j] = checked_add(lo[j], std::min(a, b), "apply");
-      hi[j] = checked_add(hi[j], std::max(a, b), "apply");
+    try {
+      const ZRange first = apply(range.start());
+      return {first.start(), first.start()};
+    } catch (const ShapeError&) {
+      return {offset_, offset_};  // the start of an empty box need not be a point that maps
     }
   }
-  for (std::size_t j = 0; j < hi.size(); ++j) {
-    hi[j] = checked_add(hi[j], shape_[j], "apply");
+  // Exact in 128 bits: a corner may overflow int64 on the way although the region fits.
+  Index lo(offset_.size());
+  Index hi(offset_.size());
+  for (std::size_t j = 0; j < lo.size(); ++j) {
+    Wide low = offset_[j];
+    Wide high = offset_[j];
+    for (std::size_t i = 0; i < matrix_.size(); ++i) {
+      const Wide a = Wide{range.start()[i]} * matrix_[i][j];
+      const Wide b = Wide{range.end()[i] - 1} * matrix_[i][j];
+      low += std::min(a, b);
+      high += std::max(a, b);
+    }
+    lo[j] = narrow(low, "apply", "region start on tensor axis ", j);
+    hi[j] = narrow(high + shape_[j], "apply", "region end on tensor axis ", j);
   }
   return {lo, hi};
 }

@@ -530,3 +530,17 @@ TEST_CASE("aliases() tells whether two indices share an address", "[layout]") {
   CHECK_FALSE(Dimensions(Index{3, 2}, Index{2, 3}).aliases());
   CHECK(Dimensions(Index{4, 3}, Index{2, 3}).aliases());  // [0 2] and [3 0] both read 6
 }
+
+TEST_CASE("found by fuzzing: squeeze rejects a repeated axis, slices take any step",
+          "[layout][fuzz]") {
+  check_error<strata::ShapeError>([] { (void)Dimensions{1}.squeeze({-1, -1}); }, "squeeze",
+                                  "twice");
+  // A step of INT64_MIN selects the first element only (it used to negate the step: UB).
+  const Dimensions d{5};
+  const Dimensions one = d.select({Range{{}, {}, std::numeric_limits<index_t>::min()}});
+  CHECK(one.shape() == Index{1});
+  CHECK(one.global_to_local(0) == 4);
+  // An empty map never aliases, whatever its strides.
+  CHECK_FALSE(Dimensions{3, 0}.select({strata::all, strata::all}).broadcast({3, 0}).aliases());
+  CHECK_FALSE(Dimensions{1}.broadcast({3, 0}).aliases());
+}

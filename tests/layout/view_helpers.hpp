@@ -159,10 +159,8 @@ inline Dimensions random_view(std::mt19937_64& rng, int steps = 5) {
   const auto rank = static_cast<std::size_t>(uniform(rng, 0, 4));
   Index shape(rank);
   Index strides(rank);
-  index_t size = 1;
   for (std::size_t k = 0; k < rank; ++k) {
     shape[k] = uniform(rng, 0, 9) == 0 ? uniform(rng, 0, 1) : uniform(rng, 1, 5);
-    size *= std::max<index_t>(shape[k], 1);
   }
   index_t stride = uniform(rng, 1, 2);
   for (std::size_t k = rank; k-- > 0;) {

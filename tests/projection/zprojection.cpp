@@ -166,3 +166,16 @@ TEST_CASE("apply checks its arithmetic on coefficients near 2^62", "[projection]
   CHECK_THROWS_AS(p.broadcast_apply(Index{0}, std::numeric_limits<strata::index_t>::max()),
                   strata::ShapeError);
 }
+
+TEST_CASE("found by fuzzing: apply is exact when only a partial sum overflows",
+          "[projection][fuzz]") {
+  const strata::index_t top = std::numeric_limits<strata::index_t>::max();
+  // offset + (-2) * top fits although (-2) * top alone does not.
+  const ZProjection p({Index{top}}, Index{top}, Index{1});
+  CHECK(p.apply(Index{-1}) == ZRange({0}, {1}));
+  CHECK(p.apply(ZRange({-2}, {0})) == ZRange({-top}, {1}));
+  // An empty box whose start does not map still gives an empty region.
+  CHECK(p.apply(ZRange({-4}, {-4})).empty());
+  const ZProjection flat({Index{top}}, Index{top}, Index{0});
+  CHECK(flat.apply(ZRange({-4}, {-2})).empty());
+}

@@ -7,16 +7,16 @@
 #include "strata/select/where.hpp"
 #include "strata/tensor/generators.hpp"
 
-#include "layout/view_helpers.hpp"
 #include "check_error.hpp"
-#include "threads.hpp"
+#include "layout/view_helpers.hpp"
 #include "strata/tensor/sparse.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -192,11 +192,11 @@ TEST_CASE("pads of random matrix views (the row fast path and the slab path) rea
     std::vector<int> values(static_cast<std::size_t>(extent));
     std::iota(values.begin(), values.end(), 0);
     const Tensor<int> leaf(strata::AnyBuffer<int>(strata::DenseBuffer<int>(values)), d);
-    const PadMode mode = d.size() == 0 ? PadMode::constant
-                                       : modes[static_cast<std::size_t>(uniform(rng, 0, 4))];
-    const auto p = strata::pad(leaf, {{uniform(rng, 0, 5), uniform(rng, 0, 5)},
-                                      {uniform(rng, 0, 5), uniform(rng, 0, 5)}},
-                               mode, -1);
+    const PadMode mode =
+        d.size() == 0 ? PadMode::constant : modes[static_cast<std::size_t>(uniform(rng, 0, 4))];
+    const auto p = strata::pad(
+        leaf, {{uniform(rng, 0, 5), uniform(rng, 0, 5)}, {uniform(rng, 0, 5), uniform(rng, 0, 5)}},
+        mode, -1);
     INFO(d << " " << p.explain());
     const auto expected = read_each(p);
     REQUIRE(p.materialize().to_vector() == expected);
@@ -431,10 +431,11 @@ TEST_CASE("selections use sparse and user buffers from one thread only", "[selec
       Recording sink(std::vector<int>(512 * 512, 0));
       Tensor<int> out(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(sink)),
                       strata::Dimensions{512, 512});
-      strata::concat<int>(1, {big.select({strata::all, strata::Range{0, 256}}).copy(),
-                              strata::pad(big.select({strata::Range{0, 254}, strata::Range{0, 254}}),
-                                          {{1, 1}, {1, 1}}, PadMode::reflect)
-                                  .materialize()})
+      strata::concat<int>(1,
+                          {big.select({strata::all, strata::Range{0, 256}}).copy(),
+                           strata::pad(big.select({strata::Range{0, 254}, strata::Range{0, 254}}),
+                                       {{1, 1}, {1, 1}}, PadMode::reflect)
+                               .materialize()})
           .select({strata::Range{0, 256}})
           .assign_to(out.select({strata::Range{0, 256}}));
       CHECK(sink.thread_count() == 1);
@@ -465,8 +466,7 @@ struct Throwing {
 };
 }  // namespace
 
-TEST_CASE("an exception in one block of a large selection reaches the caller",
-          "[select][errors]") {
+TEST_CASE("an exception in one block of a large selection reaches the caller", "[select][errors]") {
   const Tensor<int> bad(strata::AnyBuffer<int>(Throwing{}), strata::Dimensions{1024, 1024});
   for (const int threads : strata::test::thread_counts) {
     strata::test::with_threads(threads, [&] {
@@ -479,24 +479,33 @@ TEST_CASE("pad widths and repeat counts near INT64_MAX are checked", "[select][e
   const index_t top = std::numeric_limits<index_t>::max();
   const Tensor<int> small{1, 2, 3};
   strata::test::check_error<strata::ShapeError>(
-      [&] { (void)strata::pad(small, {{top - 1, 0}}, PadMode::constant); }, "pad", "overflow");
+      [&] {
+        (void)strata::pad(small, {{top - 1, 0}}, PadMode::constant);
+      },
+      "pad", "overflow");
   strata::test::check_error<strata::ShapeError>(
-      [&] { (void)strata::pad(small, {{top, top}}, PadMode::wrap); }, "pad", "overflow");
+      [&] {
+        (void)strata::pad(small, {{top, top}}, PadMode::wrap);
+      },
+      "pad", "overflow");
   strata::test::check_error<strata::ShapeError>(
-      [&] { (void)strata::pad(small, {{index_t{1} << 40, 0}}, PadMode::edge); }, "pad",
-      "at most 2147483648");
+      [&] {
+        (void)strata::pad(small, {{index_t{1} << 40, 0}}, PadMode::edge);
+      },
+      "pad", "at most 2147483648");
   strata::test::check_error<strata::ShapeError>([&] { (void)strata::repeat(small, top, 0); },
                                                 "repeat", "overflow");
   strata::test::check_error<strata::ShapeError>(
-      [&] { (void)strata::concat<int>(0, {strata::repeat(small, top / 3, 0), small}); },
+      [&] {
+        (void)strata::concat<int>(0, {strata::repeat(small, top / 3, 0), small});
+      },
       "concat", "overflow");
 }
 
 TEST_CASE("a reshape the fused map cannot express nests as a view", "[select]") {
-  // NumPy: np.pad(a, ((1, 0), (0, 0)), 'edge')[[1, 0]].T.reshape(6) is [0 0 1 1 2 2].
-  const auto a = strata::iota<int>({2, 3}).copy();
-  const auto s =
-      strata::pad(a, {{1, 0}, {0, 0}}, PadMode::edge)
+  // NumPy: np.pad(a, ((1, 0), (0, 0)), 'edge')[[1, 0]].T.reshape(6) is [0 0 1 1 2 2]
+  // (a is np.arange(6).reshape(2, 3)).
+  const auto s = strata::pad(a, {{1, 0}, {0, 0}}, PadMode::edge)
                      .select({std::vector<index_t>{1, 0}})
                      .transpose()
                      .reshape({6});

@@ -177,6 +177,8 @@ TEST_CASE("index ranges are views: copies share state and compose with adaptors"
   const auto it = r.begin() + 3;
   const auto moved = std::move(r);  // NOLINT(performance-move-const-arg): the state is shared
   CHECK(*it == Index{2, 1});        // iterators survive a move of their range
+#if !defined(__clang__) || __clang_major__ >= 15
+  // clang 14 cannot compile libstdc++ 12's range adaptors for any range (std::vector included).
   std::vector<Index> firsts;
   for (const Index& i : moved | std::views::take(2)) {
     firsts.push_back(i);
@@ -187,6 +189,9 @@ TEST_CASE("index ranges are views: copies share state and compose with adaptors"
     reversed.push_back(i);
   }
   CHECK(reversed == std::vector<Index>{{2, 2}, {2, 1}, {2, 0}, {0, 1}, {0, 0}});
+#else
+  (void)moved;
+#endif
 }
 
 TEST_CASE("parallel::for_each visits every index of a jagged shape once", "[shape][parallel]") {

@@ -34,6 +34,25 @@ class Index : public boost::container::small_vector<index_t, 6> {
   /// @param values the indices to copy
   explicit Index(std::span<const index_t> values) : base(values.begin(), values.end()) {}
 
+  /// An empty list.
+  Index() = default;
+  /// Copies the values.
+  /// @param other the list to copy
+  Index(const Index& other) = default;
+  /// Copies the values.
+  /// @param other the list to copy
+  /// @return this list
+  Index& operator=(const Index& other) = default;
+  /// Takes the values (compiled in the library: GCC 12 inlining Boost's small_vector move
+  /// reports a false -Wstringop-overread in the including file).
+  /// @param other the list to move from
+  Index(Index&& other) noexcept;
+  /// Takes the values.
+  /// @param other the list to move from
+  /// @return this list
+  Index& operator=(Index&& other) noexcept;
+  ~Index() = default;
+
   /// A read-only view of the values.
   /// @return a span over the stored indices
   // NOLINTNEXTLINE(google-explicit-constructor): an Index is usable wherever a span is read.

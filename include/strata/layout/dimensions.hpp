@@ -152,7 +152,8 @@ class Dimensions {
   /// Drops the given axes, which must have extent 1.
   /// @param axes the axes; negative counts from the end
   /// @return the view
-  /// @throws IndexError when an axis does not exist; ShapeError when its extent is not 1
+  /// @throws IndexError when an axis does not exist; ShapeError when its extent is not 1 or it
+  ///         is named twice
   [[nodiscard]] Dimensions squeeze(IndexSpan axes) const;
   /// Drops every axis of extent 1.
   /// @return the view

@@ -59,10 +59,12 @@ class ZProjection {
   /// Per tensor axis, each index axis contributes its smallest and largest step over the box
   /// (the two ends, whichever sign the coefficient has), so negative and mixed coefficients are
   /// bounded exactly. An empty index box, or a region shape with a zero extent, gives an empty
-  /// region (at the first point's start).
+  /// region (at the first point's start, or at the offset when that start does not fit in
+  /// int64).
   /// @param range an index box
   /// @return the bounding region
-  /// @throws ShapeError when the box's rank is not index_rank()
+  /// @throws ShapeError when the box's rank is not index_rank(), or when a coordinate of the
+  ///         region overflows int64
   [[nodiscard]] ZRange apply(const ZRange& range) const;
 
   /// apply() with @p batch leading coordinates passed through unchanged: the first `batch`

@@ -212,7 +212,10 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
   std::fill_n(dst, out.size(), init);
   const detail::Reader<T> read(t.buffer());
   // The output seen with the input's shape: stride 0 along reduced axes.
-  const auto [in, acc] = reduce_jointly(t.dims(), out.dims().broadcast(in_shape));
+  // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
+  const auto joint = reduce_jointly(t.dims(), out.dims().broadcast(in_shape));
+  const Dimensions& in = joint.first;
+  const Dimensions& acc = joint.second;
 
   const auto rows = [&](const Dimensions& i, const Dimensions& o, index_t begin, index_t end) {
     detail::walk_rows<2>(

@@ -175,7 +175,10 @@ void copy_range(T* dst, const Dimensions& d, const T* src, const Dimensions& s, 
 template <class T, ExecutionPolicy P>
 void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* src,
                  const Dimensions& src_map, std::optional<CopyPath> force = std::nullopt) {
-  const auto [d, s] = reduce_jointly(dst_map, src_map);
+  // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
+  const auto joint = reduce_jointly(dst_map, src_map);
+  const Dimensions& d = joint.first;
+  const Dimensions& s = joint.second;
   const index_t n = d.size();
   if (n == 0) {
     return;

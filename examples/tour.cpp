@@ -5,7 +5,9 @@
 #include <deque>
 #include <functional>
 #include <iostream>
+#include <cstdint>
 #include <numeric>
+#include <stdexcept>
 #include <span>
 #include <string>
 #include <vector>
@@ -372,6 +374,48 @@ void layouts() {
             << ragged.to_dense(-1.0F) << "\n";
 }
 
+/// A function that only reads: a const tensor gives read-only views.
+float first_row_sum(const strata::Tensor<float>& t) {
+  const strata::Tensor<const float> row = t.select({0});  // `row.fill(0)` would not compile
+  return strata::sum(row, {0})();
+}
+
+void guarantees() {
+  section("guarantees: const views, element references, aliasing, exceptions under par");
+  strata::Tensor<float> t{{1, 2, 3}, {4, 5, 6}};
+  std::cout << "sum of row 0 through a const view: " << first_row_sum(t) << "\n";
+  // NumPy's w[0] = w[1] and w[1, 2] += 10: writes through temporary views and references.
+  t.select({0}) = t.select({1});
+  t(1, 2) += 10.0F;
+  auto ref = t.select({0})(0);  // a reference into a temporary view keeps the buffer alive
+  ref = -1.0F;
+  std::cout << "after t[0] = t[1], t[1, 2] += 10, t[0, 0] = -1:\n" << t << "\n";
+  // Several indices sharing one address cannot be written.
+  try {
+    t.select({std::vector<strata::index_t>{0, 0}}).fill(7.0F);
+  } catch (const strata::LayoutError& e) {
+    std::cout << "LayoutError: " << e.what() << "\n";
+  }
+  // An exception thrown in a parallel callback reaches the caller, on any thread count.
+  try {
+    const auto big = strata::iota<float>({1000, 1000}).copy();
+    (void)strata::map(big, [](float x) {
+      if (x == 123456.0F) {
+        throw std::runtime_error("bad value 123456 in a parallel map");
+      }
+      return x;
+    });
+  } catch (const std::runtime_error& e) {
+    std::cout << "caught after the parallel region: " << e.what() << "\n";
+  }
+  // Overflowing arithmetic is an error, never a silent wrap.
+  try {
+    (void)strata::repeat(strata::Tensor<float>{1, 2, 3}, INT64_MAX, 0);
+  } catch (const strata::ShapeError& e) {
+    std::cout << "ShapeError: " << e.what() << "\n";
+  }
+}
+
 int main() {
   std::cout << "strata tour\n";
   core();
@@ -382,6 +426,7 @@ int main() {
   selections();
   shapes();
   layouts();
+  guarantees();
   std::cout << "\nend of tour\n";
   return 0;
 }

@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -172,11 +173,10 @@ TEST_CASE("exceptions thrown by callbacks under par reach the caller", "[tensor]
       Tensor<int> out(Index{300, 1000});
       CHECK_THROWS_WITH(strata::transform(strata::Parallel{1}, data, out, boom),
                         "callback saw 123456");
-      CHECK_THROWS_WITH(strata::reduce(strata::Parallel{1}, data, 0,
-                                       [&](int a, int x) { return a + boom(x); }),
+      const auto larger = [&](int a, int x) { return std::max(a, boom(x)); };
+      CHECK_THROWS_WITH(strata::reduce(strata::Parallel{1}, data, 0, larger),
                         "callback saw 123456");
-      CHECK_THROWS_WITH(strata::reduce(data, {0}, 0, [&](int a, int x) { return a + boom(x); },
-                                       false, strata::Parallel{1}),
+      CHECK_THROWS_WITH(strata::reduce(data, {0}, 0, larger, false, strata::Parallel{1}),
                         "callback saw 123456");
       CHECK(out.to_vector() == std::vector<int>(300000, 0));  // transform wrote nothing
     });

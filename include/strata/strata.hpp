@@ -31,6 +31,7 @@
 #include "strata/shape/smooth.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/copy_kernels.hpp"
+#include "strata/tensor/for_each_indexed.hpp"
 #include "strata/tensor/generators.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 #include "strata/tensor/layout_tensor.hpp"

@@ -265,8 +265,10 @@ Dimensions::Dimensions(Axes axes, index_t offset) : axes_(std::move(axes)), offs
     extents.push_back(a.extent);
   }
   size_ = checked_size(extents, "Dimensions");
-  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_, "Dimensions");
+  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_,
+                       "Dimensions");
   aliases_ = may_alias(*this);
+  strided_ = std::all_of(axes_.begin(), axes_.end(), [](const Axis& a) { return a.is_plain(); });
 }
 
 Dimensions::Dimensions(std::initializer_list<index_t> shape) : Dimensions(IndexSpan(shape)) {}
@@ -290,8 +292,10 @@ Dimensions::Dimensions(IndexSpan shape, IndexSpan strides, index_t offset) : off
   for (std::size_t k = 0; k < shape.size(); ++k) {
     axes_.push_back(Axis{shape[k], strides[k], shape[k], 0, nullptr});
   }
-  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_, "Dimensions");
+  (void)address_bounds(std::span<const Axis>(axes_.data(), axes_.size()), offset_, size_,
+                       "Dimensions");
   aliases_ = may_alias(*this);
+  strided_ = std::all_of(axes_.begin(), axes_.end(), [](const Axis& a) { return a.is_plain(); });
 }
 
 Dimensions Dimensions::from_axes(std::span<const Axis> axes, index_t offset) {

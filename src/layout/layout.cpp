@@ -152,6 +152,45 @@ SmoothView Layout::piece(index_t p) const {
   return {tile_extents(q), origin};
 }
 
+index_t Layout::piece_at(IndexSpan tile) const {
+  const IndexSpan n = logical_.extents();
+  bool inside = tile.size() == n.size();
+  index_t p = 0;
+  for (std::size_t k = 0; inside && k < tile.size(); ++k) {
+    const index_t extent = kind_ == Kind::tiled ? grid_[k] : (n[k] > 0 ? 1 : 0);
+    inside = tile[k] >= 0 && tile[k] < extent;
+    p = p * extent + tile[k];
+  }
+  if (!inside) {
+    const Index grid = kind_ == Kind::tiled ? grid_ : Index(n.size(), 1);
+    detail::fail<IndexError>("Layout::piece_at", "tile ", strata::to_string(tile),
+                             " is outside the tile grid ", strata::to_string(grid), " of ",
+                             to_string());
+  }
+  return p;
+}
+
+Index Layout::tile_coordinates(index_t p) const {
+  (void)piece(p);  // checks p
+  Index coordinates(static_cast<std::size_t>(logical_.rank()), 0);
+  if (kind_ == Kind::tiled) {
+    detail::smooth_unravel(p, grid_, coordinates);
+  }
+  return coordinates;
+}
+
+index_t Layout::piece_holding(IndexSpan index) const {
+  (void)address(index);  // checks the index
+  if (kind_ != Kind::tiled) {
+    return 0;
+  }
+  index_t p = 0;
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    p = p * grid_[k] + index[k] / tile_[k];
+  }
+  return p;
+}
+
 Dimensions Layout::piece_dimensions(index_t p) const {
   const SmoothView box = piece(p);
   const IndexSpan e = box.extents();

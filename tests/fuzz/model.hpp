@@ -74,6 +74,19 @@ struct Array {
   }
 };
 
+/// The product of the extents, empty axes counted as 1: how large an array of this shape can
+/// grow when an empty axis is broadcast or padded (the fuzzers keep it small).
+inline I footprint(const std::vector<I>& shape) {
+  I n = 1;
+  for (const I e : shape) {
+    n *= std::max<I>(e, 1);
+    if (n > (I{1} << 40)) {
+      return n;  // large enough to be refused; stop before overflowing
+    }
+  }
+  return n;
+}
+
 /// arange(size).reshape(shape) + offset.
 inline Array arange(const std::vector<I>& shape, I offset = 0) {
   Array a{shape, {}};

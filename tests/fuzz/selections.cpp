@@ -271,11 +271,7 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
         for (std::size_t k = 0; k < out.size(); ++k) {
           out[k] += widths[k].first + widths[k].second;
         }
-        I total = 1;
-        for (const I e : out) {
-          total *= e;
-        }
-        if (total > limit) {
+        if (fuzz::footprint(out) > limit) {
           stack.push_back(top);
           return;
         }
@@ -432,7 +428,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto steps = in.ConsumeIntegralInRange<int>(1, 10);
   for (int s = 0; s < steps && in.remaining_bytes() > 0; ++s) {
     step(in, stack);
-    if (!stack.empty() && stack.back().model.size() > limit) {
+    if (!stack.empty() && fuzz::footprint(stack.back().model.shape) > limit) {
       return 0;
     }
   }

@@ -351,7 +351,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::fprintf(stderr, "non-strata exception: %s\n", e.what());
       check(false, "an exception that is not a strata::Error");
     }
-    if (model.size() > limit) {
+    if (fuzz::footprint(model.shape) > limit) {
       return 0;
     }
   }

@@ -234,6 +234,10 @@ class Dimensions {
   /// otherwise true unless the axes nest. Computed once, when the map is built.
   /// @return true when writes through the map could alias
   [[nodiscard]] bool aliases() const noexcept { return aliases_; }
+  /// Whether every axis is plain strided (no roll, no tiling, no index array): the address of
+  /// `g` is then `offset() + sum(g[k] * strides()[k])`, as for a NumPy view or a BLAS operand.
+  /// @return true for a strided map
+  [[nodiscard]] bool is_strided() const noexcept { return strided_; }
   /// The lowest and highest address the map can read (its index arrays' extremes, its cycles'
   /// ends), both inclusive; `{offset, offset}` for an empty map. Every address global_to_local()
   /// returns lies in this range.
@@ -261,6 +265,7 @@ class Dimensions {
   index_t offset_ = 0;
   index_t size_ = 1;
   bool aliases_ = false;
+  bool strided_ = true;
 };
 
 /// The printed form of a Dimensions, as `operator<<` writes it.

@@ -107,6 +107,22 @@ class Layout {
   /// @return the Dimensions
   /// @throws IndexError for a piece that does not exist
   [[nodiscard]] Dimensions piece_dimensions(index_t p) const;
+  /// The piece at tile coordinates (its position in the tile grid; for an untiled layout the
+  /// only piece is at coordinates all 0).
+  /// @param tile one coordinate per mode, each in [0, grid extent)
+  /// @return the piece number
+  /// @throws IndexError for coordinates of the wrong rank or outside the grid
+  [[nodiscard]] index_t piece_at(IndexSpan tile) const;
+  /// The tile coordinates of piece @p p.
+  /// @param p in [0, n_pieces())
+  /// @return one coordinate per mode
+  /// @throws IndexError for a piece that does not exist
+  [[nodiscard]] Index tile_coordinates(index_t p) const;
+  /// The piece that stores a logical index.
+  /// @param index one index per mode, inside the logical shape
+  /// @return the piece number
+  /// @throws IndexError for an index of the wrong rank or outside the shape
+  [[nodiscard]] index_t piece_holding(IndexSpan index) const;
   /// The first address of each piece, plus size() (n_pieces() + 1 values, ascending).
   /// @return the prefix sums of the piece sizes
   [[nodiscard]] std::span<const index_t> piece_starts() const noexcept { return *starts_; }

@@ -117,16 +117,18 @@ void walk_addresses(const Dimensions& r, index_t begin, index_t end, F&& f) {
   }
 }
 
-/// Walks N maps of one shape together over the linear range [begin, end), row by row.
+/// Walks N maps of one shape together over the linear range [begin, end), run by run, and
+/// tells each run's global index.
 ///
-/// Calls `row(start, stride, count)` with per-map start addresses and strides: one call per
-/// stretch of the innermost axis when that axis is plain in every map, one per plain run
-/// between wrap points when some are rolled or tiled, one per element (count 1) when one reads
-/// an index array. The start is decomposed once; the outer axes carry like an odometer.
-/// Callers pass jointly reduced maps (reduce_jointly) to get long rows.
-template <std::size_t N, class Row>
-void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
-               Row&& row) {
+/// Calls `run(g, start, stride, count)`: `g` is the global multi-index of the run's first
+/// element (a run moves along the innermost axis from `g`), `start` and `stride` the per-map
+/// addresses. One call per stretch of the innermost axis when that axis is plain in every map,
+/// one per plain run between wrap points when some are rolled or tiled, one per element
+/// (count 1) when one reads an index array. The start is decomposed once; the outer axes carry
+/// like an odometer, so no division happens per element and a walk may start mid-row.
+template <std::size_t N, class Run>
+void walk_runs(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
+               Run&& run) {
   const Dimensions& first = *maps[0];
   begin = std::max<index_t>(begin, 0);
   end = std::min(end, first.size());
@@ -140,7 +142,8 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
     for (std::size_t m = 0; m < N; ++m) {
       start[m] = maps[m]->offset();
     }
-    row(start, stride, index_t{1});
+    const Index none;
+    run(none, start, stride, index_t{1});
     return;
   }
   const auto r = static_cast<std::size_t>(rank);
@@ -178,12 +181,13 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
   const index_t inner_extent = first.axes()[last].extent;
   index_t position = begin;
   while (true) {
-    const index_t count = std::min(inner_extent - g[last], end - position);
+    const index_t row_start = g[last];
+    const index_t count = std::min(inner_extent - row_start, end - position);
     if (inner_plain) {
       for (std::size_t m = 0; m < N; ++m) {
-        start[m] = outer[m] + g[last] * stride[m];
+        start[m] = outer[m] + row_start * stride[m];
       }
-      row(start, stride, count);
+      run(std::as_const(g), start, stride, count);
     } else if (inner_direct) {
       // Rolled or tiled inner axes: plain runs between the wrap points of every map.
       std::array<index_t, N> q{};
@@ -191,17 +195,18 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
         q[m] = p[m][last];
       }
       for (index_t done = 0; done < count;) {
-        index_t run = count - done;
+        index_t length = count - done;
         for (std::size_t m = 0; m < N; ++m) {
-          run = std::min(run, maps[m]->axes()[last].cycle - q[m]);
+          length = std::min(length, maps[m]->axes()[last].cycle - q[m]);
         }
         for (std::size_t m = 0; m < N; ++m) {
           start[m] = outer[m] + q[m] * stride[m];
         }
-        row(start, stride, run);
-        done += run;
+        g[last] = row_start + done;
+        run(std::as_const(g), start, stride, length);
+        done += length;
         for (std::size_t m = 0; m < N; ++m) {
-          q[m] += run;
+          q[m] += length;
           if (q[m] == maps[m]->axes()[last].cycle) {
             q[m] = 0;
           }
@@ -220,7 +225,8 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
             q[m] = 0;
           }
         }
-        row(start, stride, index_t{1});
+        g[last] = row_start + t;
+        run(std::as_const(g), start, stride, index_t{1});
       }
     }
     position += count;
@@ -252,6 +258,21 @@ void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, inde
       }
     }
   }
+}
+
+/// Walks N maps of one shape together over the linear range [begin, end), row by row:
+/// walk_runs() without the global index.
+///
+/// Calls `row(start, stride, count)` with per-map start addresses and strides. Callers pass
+/// jointly reduced maps (reduce_jointly) to get long rows.
+template <std::size_t N, class Row>
+void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
+               Row&& row) {
+  walk_runs<N>(maps, begin, end,
+               [&row](const Index& /*g*/, const std::array<index_t, N>& start,
+                      const std::array<index_t, N>& stride, index_t count) {
+                 row(start, stride, count);
+               });
 }
 
 }  // namespace detail

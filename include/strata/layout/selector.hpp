@@ -4,6 +4,7 @@
 #include "strata/core/index.hpp"
 
 #include <concepts>
+#include <algorithm>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -70,5 +71,56 @@ class Selector {
  private:
   Value value_;
 };
+
+namespace detail {
+
+/// One axis of a basic selection, normalised as Python's slice.indices / integer indexing:
+/// `count` positions start, start + step, ...; `drop` for an integer (count 1).
+struct AxisCut {
+  index_t start = 0;
+  index_t step = 1;
+  index_t count = 0;
+  bool drop = false;
+};
+
+/// The cut a selector makes along an axis of extent @p n (the selector was validated);
+/// false for an index array, which is not a basic cut.
+inline bool axis_cut(const Selector& selector, index_t n, AxisCut& cut) {
+  const auto& v = selector.value();
+  if (const auto* i = std::get_if<index_t>(&v)) {
+    cut = {*i < 0 ? *i + n : *i, 1, 1, true};
+    return true;
+  }
+  if (std::holds_alternative<All>(v)) {
+    cut = {0, 1, n, false};
+    return true;
+  }
+  const auto* r = std::get_if<Range>(&v);
+  if (r == nullptr) {
+    return false;
+  }
+  const index_t step = r->step;
+  const index_t lower = step > 0 ? 0 : -1;
+  const index_t upper = step > 0 ? n : n - 1;
+  const auto clamp = [&](std::optional<index_t> x, index_t fallback) {
+    if (!x) {
+      return fallback;
+    }
+    return *x < 0 ? std::max(*x + n, lower) : std::min(*x, upper);
+  };
+  const index_t start = clamp(r->start, step > 0 ? lower : upper);
+  const index_t stop = clamp(r->stop, step > 0 ? upper : lower);
+  // Divided by step itself, never by -step (a step may be INT64_MIN).
+  index_t count = 0;
+  if (step > 0 && stop > start) {
+    count = (stop - start - 1) / step + 1;
+  } else if (step < 0 && stop < start) {
+    count = -((start - stop - 1) / step) + 1;
+  }
+  cut = {start, step, count, false};
+  return true;
+}
+
+}  // namespace detail
 
 }  // namespace strata

@@ -109,47 +109,6 @@ inline Range range_of(index_t start, index_t step, index_t count) {
   return Range{start, stop < 0 ? std::optional<index_t>{} : std::optional<index_t>{stop}, step};
 }
 
-/// One axis of a basic selection, normalised as Python's slice.indices / integer indexing.
-struct AxisCut {
-  index_t start = 0;
-  index_t step = 1;
-  index_t count = 0;
-  bool drop = false;
-};
-
-/// The cut a selector makes along an axis of extent @p n (the selector was validated);
-/// false for an index array, which is not a basic cut.
-inline bool axis_cut(const Selector& selector, index_t n, AxisCut& cut) {
-  const auto& v = selector.value();
-  if (const auto* i = std::get_if<index_t>(&v)) {
-    cut = {*i < 0 ? *i + n : *i, 1, 1, true};
-    return true;
-  }
-  if (std::holds_alternative<All>(v)) {
-    cut = {0, 1, n, false};
-    return true;
-  }
-  const auto* r = std::get_if<Range>(&v);
-  if (r == nullptr) {
-    return false;
-  }
-  const index_t step = r->step;
-  const index_t lower = step > 0 ? 0 : -1;
-  const index_t upper = step > 0 ? n : n - 1;
-  const auto clamp = [&](std::optional<index_t> x, index_t fallback) {
-    if (!x) {
-      return fallback;
-    }
-    return *x < 0 ? std::max(*x + n, lower) : std::min(*x, upper);
-  };
-  const index_t start = clamp(r->start, step > 0 ? lower : upper);
-  const index_t stop = clamp(r->stop, step > 0 ? upper : lower);
-  const index_t count = step > 0 ? std::max<index_t>(0, ceil_div(stop - start, step))
-                                 : std::max<index_t>(0, ceil_div(start - stop, -step));
-  cut = {start, step, count, false};
-  return true;
-}
-
 /// Whether each row of a map (axis 0 fixed) is one contiguous, row-major run of the other axes
 /// (plain axes throughout): then rows can be copied with one memcpy each.
 inline bool contiguous_rows(const Dimensions& d) {
@@ -420,6 +379,9 @@ class Selection {
   /// @return the selection
   [[nodiscard]] Selection slice_axis(std::size_t axis, index_t start, index_t step, index_t count,
                                      bool drop) const {
+    if (count <= 1) {
+      step = 1;  // the step of one position does not matter (and may be INT64_MIN)
+    }
     if (auto pushed = try_slice_axis(axis, start, step, count, drop)) {
       return *pushed;
     }
@@ -559,6 +521,9 @@ class Selection {
   [[nodiscard]] std::optional<Selection> try_slice_axis(std::size_t axis, index_t start,
                                                         index_t step, index_t count,
                                                         bool drop) const {
+    if (count <= 1) {
+      step = 1;  // one position or none: the step does not matter (and may be INT64_MIN)
+    }
     if (!composite()) {
       return affine(
           [&](const auto& d) { return d.select(cut_selectors(axis, start, step, count, drop)); });

@@ -34,6 +34,7 @@ class IndexRange : public std::ranges::view_base {
   struct State {
     S shape;
     Index origin;
+    Index steps;  // empty: 1 along every mode
     index_t size;
     std::size_t rank;
     bool relative;
@@ -64,8 +65,14 @@ class IndexRange : public std::ranges::view_base {
         return offset_;
       }
       Index absolute = offset_;
-      for (std::size_t k = 0; k < absolute.size(); ++k) {
-        absolute[k] += state_->origin[k];
+      if (state_->steps.empty()) {
+        for (std::size_t k = 0; k < absolute.size(); ++k) {
+          absolute[k] += state_->origin[k];
+        }
+      } else {
+        for (std::size_t k = 0; k < absolute.size(); ++k) {
+          absolute[k] = state_->origin[k] + state_->steps[k] * absolute[k];
+        }
       }
       return absolute;
     }
@@ -174,10 +181,24 @@ class IndexRange : public std::ranges::view_base {
   /// @param shape the shape (copied once, shared by copies of the range)
   /// @param relative true for offsets from the origin, false for absolute indices
   IndexRange(S shape, bool relative) {
-    const Index origin = shape.origin();
+    Index origin = shape.origin();
     const index_t size = shape.size();
     const auto rank = static_cast<std::size_t>(shape.rank());
-    state_ = std::make_shared<const State>(State{std::move(shape), origin, size, rank, relative});
+    state_ = std::make_shared<const State>(
+        State{std::move(shape), std::move(origin), Index{}, size, rank, relative});
+  }
+
+  /// The range of @p shape's indices in a strided frame: absolute index k is
+  /// `origin[k] + steps[k] * offset[k]` (the indices of a sliced tensor view).
+  /// @param shape the shape of the offsets (its own origin is ignored)
+  /// @param origin the absolute index of offset 0, one entry per mode
+  /// @param steps the absolute step of each mode
+  /// @param relative true for offsets, false for absolute indices
+  IndexRange(S shape, Index origin, Index steps, bool relative) {
+    const index_t size = shape.size();
+    const auto rank = static_cast<std::size_t>(shape.rank());
+    state_ = std::make_shared<const State>(
+        State{std::move(shape), std::move(origin), std::move(steps), size, rank, relative});
   }
 
   /// The first index.

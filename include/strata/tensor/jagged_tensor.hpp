@@ -90,13 +90,44 @@ class JaggedTensor {
   /// Where each row starts in values(), plus the size (n_rows + 1 prefix sums).
   /// @return the offsets
   [[nodiscard]] std::span<const index_t> offsets() const noexcept { return shape_.row_starts(); }
+
+  /// The rows [lo, hi) of the first outer mode, sharing the buffer: a slice that keeps its
+  /// origin, as Jagged::slice does. Its at(), row(), for_each_row and for_each_indexed take
+  /// and give the absolute row numbers; its values() and offsets() are its own rows'.
+  /// @param lo the first row (absolute)
+  /// @param hi the row after the last (absolute)
+  /// @return the slice
+  /// @throws IndexError when [lo, hi) is not inside this tensor's rows
+  [[nodiscard]] JaggedTensor rows(index_t lo, index_t hi) { return slice_rows(lo, hi); }
+  /// The rows [lo, hi) of a const tensor (a const slice).
+  /// @param lo the first row (absolute)
+  /// @param hi the row after the last (absolute)
+  /// @return the slice
+  /// @throws IndexError when [lo, hi) is not inside this tensor's rows
+  [[nodiscard]] const JaggedTensor rows(index_t lo, index_t hi) const {
+    return slice_rows(lo, hi);
+  }
+  /// The first row's absolute number along the first outer mode (0 unless this is a slice).
+  /// @return the origin of the rows
+  [[nodiscard]] index_t first_row() const noexcept { return first_; }
+
+  /// Row @p r's values as a contiguous span (row-major inside the row): O(1), no allocation.
+  /// @param r the row's absolute linear number (its index when there is one outer mode)
+  /// @return the span (writable)
+  /// @throws IndexError for a row outside this tensor
+  [[nodiscard]] std::span<T> row(index_t r) { return row_span<T>(r); }
+  /// Row @p r's values of a const tensor, read-only.
+  /// @param r the row's absolute linear number
+  /// @return the span
+  /// @throws IndexError for a row outside this tensor
+  [[nodiscard]] std::span<const T> row(index_t r) const { return row_span<const T>(r); }
   /// All values, rows one after another, as a 1-D view sharing the buffer.
   /// @return the view
-  [[nodiscard]] Tensor<T> values() { return Tensor<T>(buffer_, Dimensions{size()}); }
+  [[nodiscard]] Tensor<T> values() { return Tensor<T>(buffer_, values_map()); }
   /// All values of a const tensor, as a read-only 1-D view.
   /// @return the view
   [[nodiscard]] Tensor<const T> values() const {
-    return Tensor<const T>(buffer_, Dimensions{size()});
+    return Tensor<const T>(buffer_, values_map());
   }
   /// The storage.
   /// @return the buffer handle
@@ -106,20 +137,20 @@ class JaggedTensor {
   /// @param index one index per mode
   /// @return the element
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] T at(IndexSpan index) const& { return buffer_.read(shape_.position(index)); }
+  [[nodiscard]] T at(IndexSpan index) const& { return buffer_.read(address(index)); }
   /// A writable reference to an element by its jagged index.
   /// @param index one index per mode
   /// @return the reference (valid while this tensor lives and is not reassigned)
   /// @throws IndexError for an index outside the shape
   [[nodiscard]] ElementRef<T> at(IndexSpan index) & {
-    return {buffer_, shape_.position(index), false};
+    return {buffer_, address(index), false};
   }
   /// A writable reference to an element of a temporary JaggedTensor (shares the buffer).
   /// @param index one index per mode
   /// @return the reference
   /// @throws IndexError for an index outside the shape
   [[nodiscard]] ElementRef<T> at(IndexSpan index) && {
-    return {AnyBuffer<T>(buffer_), shape_.position(index), false};
+    return {AnyBuffer<T>(buffer_), address(index), false};
   }
 
   /// The number of smooth pieces: the rows when they are smooth, else the smooth rows of the
@@ -140,6 +171,30 @@ class JaggedTensor {
   [[nodiscard]] Tensor<const T> piece(index_t p) const {
     return piece_of<const T>(p);
   }
+  /// The extents of smooth piece @p p (unchecked).
+  /// @param p in [0, n_pieces())
+  /// @return one extent per smooth mode
+  [[nodiscard]] std::span<const index_t> piece_extents(index_t p) const noexcept {
+    if (pieces_) {
+      return (*pieces_)[static_cast<std::size_t>(p)].extents;
+    }
+    return shape_.rows().data().row_extents(shape_.rows().row0() + p);
+  }
+  /// Where each smooth piece starts in values(), plus the size (n_pieces() + 1 prefix sums):
+  /// the weights a parallel loop over pieces balances.
+  /// @return the prefix sums
+  [[nodiscard]] std::span<const index_t> piece_offsets() const noexcept { return piece_starts(); }
+  /// Piece @p p's first value in one contiguous array (its values follow, row-major).
+  /// @param p in [0, n_pieces()) (unchecked)
+  /// @return the pointer
+  [[nodiscard]] T* piece_data(index_t p) noexcept { return first_value() + piece_start(p); }
+  /// Piece @p p's first value, read-only.
+  /// @param p in [0, n_pieces()) (unchecked)
+  /// @return the pointer
+  [[nodiscard]] const T* piece_data(index_t p) const noexcept {
+    return first_value() + piece_start(p);
+  }
+
   /// The indices of the ragged modes that lead to piece @p p (the outer index of row p when
   /// rows are smooth; outer index, then the row's own outer index, ... otherwise).
   /// @param p in [0, n_pieces())
@@ -147,12 +202,17 @@ class JaggedTensor {
   /// @throws IndexError for a piece that does not exist
   [[nodiscard]] Index piece_index(index_t p) const {
     check_piece(p);
+    Index prefix;
     if (pieces_) {
-      return (*pieces_)[static_cast<std::size_t>(p)].prefix;
+      prefix = (*pieces_)[static_cast<std::size_t>(p)].prefix;
+    } else {
+      prefix.assign(static_cast<std::size_t>(shape_.outer_rank()), 0);
+      detail::smooth_unravel(p, shape_.outer_extents(), prefix);
     }
-    Index outer(static_cast<std::size_t>(shape_.outer_rank()), 0);
-    detail::smooth_unravel(p, shape_.outer_extents(), outer);
-    return outer;
+    if (!prefix.empty()) {
+      prefix[0] += first_;
+    }
+    return prefix;
   }
 
   /// Calls `f(p, piece(p))` for every smooth piece, in parallel over pieces (balanced by
@@ -217,7 +277,7 @@ class JaggedTensor {
     Index extents(static_cast<std::size_t>(shape_.rank()), 0);
     std::copy(shape_.outer_extents().begin(), shape_.outer_extents().end(), extents.begin());
     for (index_t p = 0; p < n_pieces(); ++p) {
-      const Index prefix = piece_index(p);
+      const Index prefix = local_prefix(p);
       const std::span<const index_t> e = piece_extents(p);
       for (std::size_t m = 0; m < prefix.size(); ++m) {
         extents[m] = std::max(extents[m], prefix[m] + 1);
@@ -239,20 +299,92 @@ class JaggedTensor {
   [[nodiscard]] Tensor<E> piece_of(index_t p) const {
     check_piece(p);
     const std::span<const index_t> extents = piece_extents(p);
-    return Tensor<E>(buffer_, Dimensions(extents, row_strides(extents), piece_start(p)));
+    return Tensor<E>(buffer_, Dimensions(extents, row_strides(extents), base_ + piece_start(p)));
   }
 
   template <class E, ExecutionPolicy P, class F>
   void rows_of(const P& policy, F&& f) const {
-    E* const data = buffer_.data();
+    E* const data = buffer_.data() + base_;
     const std::span<const index_t> starts = offsets();
+    const index_t first_row = first_row_number();
     parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
       for (index_t r = lo; r < hi; ++r) {
         const index_t begin = starts[static_cast<std::size_t>(r)];
         const index_t end = starts[static_cast<std::size_t>(r) + 1];
-        f(r, std::span<E>(data + begin, static_cast<std::size_t>(end - begin)));
+        f(first_row + r, std::span<E>(data + begin, static_cast<std::size_t>(end - begin)));
       }
     });
+  }
+  [[nodiscard]] JaggedTensor slice_rows(index_t lo, index_t hi) const {
+    const IndexSpan outer = shape_.outer_extents();
+    const index_t n = outer.empty() ? 0 : outer[0];
+    if (lo < first_ || hi < lo || hi > first_ + n) {
+      detail::fail<IndexError>("rows", "rows [", lo, ", ", hi, ") are not inside [", first_, ", ",
+                               first_ + n, ") of ", shape_.to_string());
+    }
+    Index from(outer.size(), 0);
+    Index to(outer.begin(), outer.end());
+    from[0] = lo - first_;
+    to[0] = hi - first_;
+    JaggedTensor out = *this;
+    out.shape_ = shape_.slice(from, to).shape();
+    out.base_ = base_ + shape_.row_starts()[static_cast<std::size_t>(
+                            (lo - first_) * (first_row_number_step()))];
+    out.first_ = lo;
+    out.pieces_.reset();
+    out.piece_starts_.reset();
+    out.index_pieces();
+    return out;
+  }
+  [[nodiscard]] index_t first_row_number_step() const noexcept {
+    index_t below = 1;
+    const IndexSpan outer = shape_.outer_extents();
+    for (std::size_t k = 1; k < outer.size(); ++k) {
+      below *= outer[k];
+    }
+    return below;
+  }
+  template <class E>
+  [[nodiscard]] std::span<E> row_span(index_t r) const {
+    const index_t local = r - first_row_number();
+    if (local < 0 || local >= shape_.n_rows()) {
+      detail::fail<IndexError>("row", "row ", r, " is outside [", first_row_number(), ", ",
+                               first_row_number() + shape_.n_rows(), ") of ", shape_.to_string());
+    }
+    const std::span<const index_t> starts = offsets();
+    const auto begin = starts[static_cast<std::size_t>(local)];
+    const auto end = starts[static_cast<std::size_t>(local) + 1];
+    return {buffer_.data() + base_ + begin, static_cast<std::size_t>(end - begin)};
+  }
+  /// The linear number of this tensor's first row in the tensor its rows were sliced from.
+  [[nodiscard]] index_t first_row_number() const noexcept {
+    return first_ * first_row_number_step();
+  }
+  /// The prefix of piece p relative to this tensor (no origin).
+  [[nodiscard]] Index local_prefix(index_t p) const {
+    Index prefix = piece_index(p);
+    if (!prefix.empty()) {
+      prefix[0] -= first_;
+    }
+    return prefix;
+  }
+  /// The buffer address of an absolute jagged index.
+  [[nodiscard]] index_t address(IndexSpan index) const {
+    if (first_ == 0 || index.empty()) {
+      return base_ + shape_.position(index);
+    }
+    Index local(index);
+    local[0] -= first_;
+    try {
+      return base_ + shape_.position(local);
+    } catch (const IndexError&) {
+      detail::fail<IndexError>("position", "index ", to_string(index), " is outside the rows [",
+                               first_, ", ", first_ + shape_.outer_extents()[0], ") of ",
+                               shape_.to_string(), " (a slice of rows)");
+    }
+  }
+  [[nodiscard]] Dimensions values_map() const {
+    return Dimensions(Index{size()}, Index{1}, base_);
   }
 
   /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves).
@@ -284,12 +416,7 @@ class JaggedTensor {
   [[nodiscard]] index_t piece_start(index_t p) const noexcept {
     return piece_starts()[static_cast<std::size_t>(p)];
   }
-  [[nodiscard]] std::span<const index_t> piece_extents(index_t p) const noexcept {
-    if (pieces_) {
-      return (*pieces_)[static_cast<std::size_t>(p)].extents;
-    }
-    return shape_.rows().data().row_extents(p);
-  }
+  [[nodiscard]] T* first_value() const noexcept { return buffer_.data() + base_; }
   static Index row_strides(std::span<const index_t> e) {
     Index strides(e.size(), 0);
     index_t stride = 1;
@@ -315,7 +442,7 @@ class JaggedTensor {
   }
   [[nodiscard]] std::vector<Selector> dense_selectors(index_t p) const {
     std::vector<Selector> selectors;
-    for (const index_t i : piece_index(p)) {
+    for (const index_t i : local_prefix(p)) {
       selectors.emplace_back(i);
     }
     for (const index_t e : piece_extents(p)) {
@@ -326,6 +453,8 @@ class JaggedTensor {
 
   Jagged shape_;
   AnyBuffer<T> buffer_;
+  index_t base_ = 0;   // the address of the first value (a slice of rows starts mid-buffer)
+  index_t first_ = 0;  // the absolute index of the first row along the first outer mode
   std::shared_ptr<const std::vector<detail::JaggedPiece>> pieces_;  // when some row is jagged
   std::shared_ptr<const std::vector<index_t>> piece_starts_;        // their starts, + size()
 };

@@ -119,6 +119,25 @@ class LayoutTensor {
   [[nodiscard]] Tensor<const T> piece(index_t p) const {
     return Tensor<const T>(buffer_, layout_.piece_dimensions(p));
   }
+  /// The tile at tile coordinates `{I, J, ...}` as a Tensor view sharing the buffer.
+  /// @param tile one coordinate per mode (Layout::piece_at)
+  /// @return the view (indices relative to the tile; piece_region() gives its origin)
+  /// @throws IndexError for coordinates outside the tile grid
+  [[nodiscard]] Tensor<T> piece(IndexSpan tile) { return piece(layout_.piece_at(tile)); }
+  /// The tile at tile coordinates of a const tensor, read-only.
+  /// @param tile one coordinate per mode
+  /// @return the view
+  /// @throws IndexError for coordinates outside the tile grid
+  [[nodiscard]] Tensor<const T> piece(IndexSpan tile) const {
+    return piece(layout_.piece_at(tile));
+  }
+  /// The piece that stores a logical index (Layout::piece_holding).
+  /// @param index one index per mode
+  /// @return the piece number
+  /// @throws IndexError for an index outside the shape
+  [[nodiscard]] index_t piece_holding(IndexSpan index) const {
+    return layout_.piece_holding(index);
+  }
   /// The logical box a piece covers (with its logical origin).
   /// @param p in [0, n_pieces())
   /// @return the box

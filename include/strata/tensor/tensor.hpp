@@ -8,8 +8,12 @@
 #include "strata/layout/dimensions.hpp"
 #include "strata/layout/odometer.hpp"
 #include "strata/parallel/policy.hpp"
+#include "strata/shape/index_range.hpp"
+#include "strata/shape/smooth.hpp"
 #include "strata/tensor/copy_kernels.hpp"
+#include "strata/tensor/frame.hpp"
 
+#include <algorithm>
 #include <concepts>
 #include <initializer_list>
 #include <type_traits>
@@ -87,11 +91,18 @@ class ElementRef {
   /// @param address the element's address
   /// @param aliased whether the view aliases (writes are rejected)
   ElementRef(const AnyBuffer<T>& buffer, index_t address, bool aliased)
-      : data_(buffer.data()), buffer_(&buffer), address_(address), aliased_(aliased) {
-    if (data_ != nullptr) {
-      data_ += address;
-    }
-  }
+      : ElementRef(buffer.data(), buffer, address, aliased) {}
+  /// Refers to element @p address of @p buffer, whose array (if any) is @p data, without
+  /// owning it.
+  /// @param data the buffer's data(), or null
+  /// @param buffer the storage (must outlive the reference)
+  /// @param address the element's address
+  /// @param aliased whether the view aliases (writes are rejected)
+  ElementRef(T* data, const AnyBuffer<T>& buffer, index_t address, bool aliased) noexcept
+      : data_(data == nullptr ? nullptr : data + address),
+        buffer_(&buffer),
+        address_(address),
+        aliased_(aliased) {}
   /// Refers to element @p address of @p buffer, sharing ownership of it.
   /// @param owner the storage (a handle copy is kept)
   /// @param address the element's address
@@ -269,7 +280,9 @@ class Tensor {
   /// @param shape the extents
   /// @throws ShapeError for a negative extent or a size that overflows
   explicit Tensor(IndexSpan shape)
-      : dims_(shape), buffer_(DenseBuffer<value_type>(checked_size(shape, "Tensor"))) {}
+      : dims_(shape),
+        buffer_(DenseBuffer<value_type>(checked_size(shape, "Tensor"))),
+        data_(buffer_.data()) {}
 
   /// A vector from a list, as `np.array([...])`.
   /// @param values the elements
@@ -293,7 +306,7 @@ class Tensor {
   /// @param dims the map; every address it reads must be in [0, buffer.size())
   /// @throws IndexError when the map reads outside the buffer
   Tensor(AnyBuffer<value_type> buffer, Dimensions dims)
-      : dims_(std::move(dims)), buffer_(std::move(buffer)) {
+      : dims_(std::move(dims)), buffer_(std::move(buffer)), data_(buffer_.data()) {
     check_fits("Tensor");
   }
 
@@ -304,7 +317,7 @@ class Tensor {
   requires(std::is_const_v<T> && std::is_same_v<U, value_type>)
       // NOLINTNEXTLINE(google-explicit-constructor): adding const is always safe.
       Tensor(const Tensor<U>& other)
-      : dims_(other.dims_), buffer_(other.buffer_) {}
+      : dims_(other.dims_), buffer_(other.buffer_), data_(other.data_), frame_(other.frame_) {}
 
   /// Shares @p other's buffer and map.
   /// @param other a tensor
@@ -382,74 +395,215 @@ class Tensor {
     return !std::is_const_v<T> && buffer_.writable() && !dims_.aliases();
   }
 
+  /// The element at index [0, ..., 0] in one contiguous array, for code that takes a pointer
+  /// and strides (BLAS, a hand loop): element g is `data()[sum(g[k] * strides()[k])]`. Null
+  /// when the buffer is not one array, or the map is not strided (a roll, a tile, an index
+  /// array: Dimensions::is_strided), or the tensor is empty.
+  /// @return the pointer (writable for a writable tensor), or null
+  [[nodiscard]] std::conditional_t<std::is_const_v<T>, const value_type*, value_type*>
+  data() noexcept {
+    return first_element();
+  }
+  /// The element at index [0, ..., 0] of a const tensor, read-only (see the non-const data()).
+  /// @return the pointer, or null
+  [[nodiscard]] const value_type* data() const noexcept { return first_element(); }
+  /// The distance in elements between neighbours along each axis (any sign; 0 for a
+  /// broadcast axis). Meaningful with data() when the map is strided.
+  /// @return one stride per axis
+  [[nodiscard]] Index strides() const { return dims_.strides(); }
+  /// The buffer address of the element at index [0, ..., 0] (for a strided map).
+  /// @return the offset
+  [[nodiscard]] index_t offset() const noexcept { return dims_.offset(); }
+  /// Whether the elements are one contiguous, increasing, row-major run of an array (memcpy-
+  /// able from data()).
+  /// @return true when data() is not null and the map is native
+  [[nodiscard]] bool is_contiguous() const {
+    return first_element() != nullptr && dims_.is_native();
+  }
+
   // ---- views (share the buffer) --------------------------------------------------------------
+  // Each view keeps an index frame: where its elements sit in the tensor it was cut from
+  // (origin(), steps(), indices()). The Dimensions operation runs first: it validates.
 
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
-  [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) { return view(dims_.select(selectors)); }
+  [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) {
+    Dimensions d = dims_.select(selectors);
+    return view(std::move(d), frame_.selected(dims_.shape(), std::span<const Selector>(selectors.begin(), selectors.size())));
+  }
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> select(std::initializer_list<Selector> selectors) const { return const_view(dims_.select(selectors)); }
+  [[nodiscard]] Tensor<const T> select(std::initializer_list<Selector> selectors) const {
+    Dimensions d = dims_.select(selectors);
+    return const_view(std::move(d), frame_.selected(dims_.shape(), std::span<const Selector>(selectors.begin(), selectors.size())));
+  }
   /// @copydoc Dimensions::select(std::span<const Selector>) const
-  [[nodiscard]] Tensor select(std::span<const Selector> selectors) { return view(dims_.select(selectors)); }
+  [[nodiscard]] Tensor select(std::span<const Selector> selectors) {
+    Dimensions d = dims_.select(selectors);
+    return view(std::move(d), frame_.selected(dims_.shape(), selectors));
+  }
   /// @copydoc Dimensions::select(std::span<const Selector>) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> select(std::span<const Selector> selectors) const { return const_view(dims_.select(selectors)); }
+  [[nodiscard]] Tensor<const T> select(std::span<const Selector> selectors) const {
+    Dimensions d = dims_.select(selectors);
+    return const_view(std::move(d), frame_.selected(dims_.shape(), selectors));
+  }
   /// @copydoc Dimensions::transpose(IndexSpan) const
-  [[nodiscard]] Tensor transpose(IndexSpan permutation) { return view(dims_.transpose(permutation)); }
+  [[nodiscard]] Tensor transpose(IndexSpan permutation) {
+    Dimensions d = dims_.transpose(permutation);
+    return view(std::move(d), frame_.transposed(resolved_permutation(permutation)));
+  }
   /// @copydoc Dimensions::transpose(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> transpose(IndexSpan permutation) const { return const_view(dims_.transpose(permutation)); }
+  [[nodiscard]] Tensor<const T> transpose(IndexSpan permutation) const {
+    Dimensions d = dims_.transpose(permutation);
+    return const_view(std::move(d), frame_.transposed(resolved_permutation(permutation)));
+  }
   /// @copydoc Dimensions::transpose() const
-  [[nodiscard]] Tensor transpose() { return view(dims_.transpose()); }
+  [[nodiscard]] Tensor transpose() {
+    Dimensions d = dims_.transpose();
+    return view(std::move(d), frame_.transposed(reversed_axes()));
+  }
   /// @copydoc Dimensions::transpose() const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> transpose() const { return const_view(dims_.transpose()); }
+  [[nodiscard]] Tensor<const T> transpose() const {
+    Dimensions d = dims_.transpose();
+    return const_view(std::move(d), frame_.transposed(reversed_axes()));
+  }
   /// @copydoc Dimensions::broadcast(IndexSpan) const
-  [[nodiscard]] Tensor broadcast(IndexSpan shape) { return view(dims_.broadcast(shape)); }
+  [[nodiscard]] Tensor broadcast(IndexSpan shape) {
+    Dimensions d = dims_.broadcast(shape);
+    return view(std::move(d), frame_after("broadcast", shape));
+  }
   /// @copydoc Dimensions::broadcast(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> broadcast(IndexSpan shape) const { return const_view(dims_.broadcast(shape)); }
+  [[nodiscard]] Tensor<const T> broadcast(IndexSpan shape) const {
+    Dimensions d = dims_.broadcast(shape);
+    return const_view(std::move(d), frame_after("broadcast", shape));
+  }
   /// @copydoc Dimensions::rotate(IndexSpan) const
-  [[nodiscard]] Tensor rotate(IndexSpan shifts) { return view(dims_.rotate(shifts)); }
+  [[nodiscard]] Tensor rotate(IndexSpan shifts) {
+    Dimensions d = dims_.rotate(shifts);
+    return view(std::move(d), detail::Frame::lost("rotate"));
+  }
   /// @copydoc Dimensions::rotate(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> rotate(IndexSpan shifts) const { return const_view(dims_.rotate(shifts)); }
+  [[nodiscard]] Tensor<const T> rotate(IndexSpan shifts) const {
+    Dimensions d = dims_.rotate(shifts);
+    return const_view(std::move(d), detail::Frame::lost("rotate"));
+  }
   /// @copydoc Dimensions::rotate(index_t, index_t) const
-  [[nodiscard]] Tensor rotate(index_t shift, index_t axis) { return view(dims_.rotate(shift, axis)); }
+  [[nodiscard]] Tensor rotate(index_t shift, index_t axis) {
+    Dimensions d = dims_.rotate(shift, axis);
+    return view(std::move(d), detail::Frame::lost("rotate"));
+  }
   /// @copydoc Dimensions::rotate(index_t, index_t) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> rotate(index_t shift, index_t axis) const { return const_view(dims_.rotate(shift, axis)); }
+  [[nodiscard]] Tensor<const T> rotate(index_t shift, index_t axis) const {
+    Dimensions d = dims_.rotate(shift, axis);
+    return const_view(std::move(d), detail::Frame::lost("rotate"));
+  }
   /// @copydoc Dimensions::reverse(IndexSpan) const
-  [[nodiscard]] Tensor reverse(IndexSpan axes) { return view(dims_.reverse(axes)); }
+  [[nodiscard]] Tensor reverse(IndexSpan axes) {
+    Dimensions d = dims_.reverse(axes);
+    return view(std::move(d), frame_.reversed(dims_.shape(), marked(axes)));
+  }
   /// @copydoc Dimensions::reverse(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> reverse(IndexSpan axes) const { return const_view(dims_.reverse(axes)); }
+  [[nodiscard]] Tensor<const T> reverse(IndexSpan axes) const {
+    Dimensions d = dims_.reverse(axes);
+    return const_view(std::move(d), frame_.reversed(dims_.shape(), marked(axes)));
+  }
   /// @copydoc Dimensions::reverse() const
-  [[nodiscard]] Tensor reverse() { return view(dims_.reverse()); }
+  [[nodiscard]] Tensor reverse() {
+    Dimensions d = dims_.reverse();
+    return view(std::move(d), frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
+  }
   /// @copydoc Dimensions::reverse() const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> reverse() const { return const_view(dims_.reverse()); }
+  [[nodiscard]] Tensor<const T> reverse() const {
+    Dimensions d = dims_.reverse();
+    return const_view(std::move(d), frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
+  }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
-  [[nodiscard]] Tensor squeeze(IndexSpan axes) { return view(dims_.squeeze(axes)); }
+  [[nodiscard]] Tensor squeeze(IndexSpan axes) {
+    Dimensions d = dims_.squeeze(axes);
+    return view(std::move(d), frame_.squeezed(static_cast<std::size_t>(rank()), marked(axes)));
+  }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> squeeze(IndexSpan axes) const { return const_view(dims_.squeeze(axes)); }
+  [[nodiscard]] Tensor<const T> squeeze(IndexSpan axes) const {
+    Dimensions d = dims_.squeeze(axes);
+    return const_view(std::move(d), frame_.squeezed(static_cast<std::size_t>(rank()), marked(axes)));
+  }
   /// @copydoc Dimensions::squeeze() const
-  [[nodiscard]] Tensor squeeze() { return view(dims_.squeeze()); }
+  [[nodiscard]] Tensor squeeze() {
+    Dimensions d = dims_.squeeze();
+    return view(std::move(d), frame_.squeezed(static_cast<std::size_t>(rank()), unit_axes()));
+  }
   /// @copydoc Dimensions::squeeze() const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> squeeze() const { return const_view(dims_.squeeze()); }
+  [[nodiscard]] Tensor<const T> squeeze() const {
+    Dimensions d = dims_.squeeze();
+    return const_view(std::move(d), frame_.squeezed(static_cast<std::size_t>(rank()), unit_axes()));
+  }
   /// @copydoc Dimensions::unsqueeze(index_t) const
-  [[nodiscard]] Tensor unsqueeze(index_t axis) { return view(dims_.unsqueeze(axis)); }
+  [[nodiscard]] Tensor unsqueeze(index_t axis) {
+    Dimensions d = dims_.unsqueeze(axis);
+    return view(std::move(d), frame_.unsqueezed(static_cast<std::size_t>(rank()), static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
+  }
   /// @copydoc Dimensions::unsqueeze(index_t) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> unsqueeze(index_t axis) const { return const_view(dims_.unsqueeze(axis)); }
+  [[nodiscard]] Tensor<const T> unsqueeze(index_t axis) const {
+    Dimensions d = dims_.unsqueeze(axis);
+    return const_view(std::move(d), frame_.unsqueezed(static_cast<std::size_t>(rank()), static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
+  }
   /// @copydoc Dimensions::reshape(IndexSpan) const
-  [[nodiscard]] Tensor reshape(IndexSpan shape) { return view(dims_.reshape(shape)); }
+  [[nodiscard]] Tensor reshape(IndexSpan shape) {
+    Dimensions d = dims_.reshape(shape);
+    return view(std::move(d), frame_after("reshape", shape));
+  }
   /// @copydoc Dimensions::reshape(IndexSpan) const
   /// (A const tensor gives a read-only view.)
-  [[nodiscard]] Tensor<const T> reshape(IndexSpan shape) const { return const_view(dims_.reshape(shape)); }
+  [[nodiscard]] Tensor<const T> reshape(IndexSpan shape) const {
+    Dimensions d = dims_.reshape(shape);
+    return const_view(std::move(d), frame_after("reshape", shape));
+  }
 
+  // ---- absolute and relative indices ---------------------------------------------------------
+
+  /// Whether the view's elements have absolute indices: true for tensors and for views made by
+  /// slicing (integers, ranges with any step, `all`), flipping, transposing, squeezing and
+  /// unsqueezing; false after a roll, a broadcast, a reshape or an index array, which have no
+  /// affine relation to the parent's indices.
+  /// @return true when origin(), steps() and indices() are defined
+  [[nodiscard]] bool has_absolute_indices() const noexcept { return frame_.has_absolute(); }
+  /// The absolute index of the view's first element in the tensor it was cut from: for
+  /// `t.select({Range{2, 8, 3}, 1})`, `[2]`; all zeros for a tensor that is not a view.
+  /// @return one index per axis
+  /// @throws LayoutError when the view has relative indices only
+  [[nodiscard]] Index origin() const {
+    frame_.require_absolute("origin");
+    return frame_.origin(static_cast<std::size_t>(rank()));
+  }
+  /// The step of the absolute index along each axis: absolute index k = `origin()[k] +
+  /// steps()[k] * relative index k` (`t.select({Range{{}, {}, -2}})` has step -2).
+  /// @return one step per axis
+  /// @throws LayoutError when the view has relative indices only
+  [[nodiscard]] Index steps() const {
+    frame_.require_absolute("steps");
+    return frame_.steps(static_cast<std::size_t>(rank()));
+  }
+  /// The absolute indices of the elements, row-major (as a shape view's indices()).
+  /// @return a random-access range of Index
+  /// @throws LayoutError when the view has relative indices only
+  [[nodiscard]] IndexRange<Smooth> indices() const {
+    frame_.require_absolute("indices");
+    const auto r = static_cast<std::size_t>(rank());
+    return IndexRange<Smooth>(Smooth(dims_.shape()), frame_.origin(r), frame_.steps(r), false);
+  }
+  /// The relative indices of the elements (from all zeros), row-major; defined for every view.
+  /// @return a random-access range of Index
+  [[nodiscard]] IndexRange<Smooth> offsets() const { return Smooth(dims_.shape()).offsets(); }
   // ---- elements ------------------------------------------------------------------------------
 
   /// Reads an element: `t(i, j)`. Unchecked in release builds; with STRATA_CHECKED_ACCESS
@@ -466,7 +620,7 @@ class Tensor {
   /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
   template <std::integral... I>
   [[nodiscard]] reference operator()(I... indices) & requires(!std::is_const_v<T>) {
-    return {buffer_, address_of(indices...), dims_.aliases()};
+    return {data_, buffer_, address_of(indices...), dims_.aliases()};
   }
   /// A writable reference to an element of a temporary view: `t.select({0})(1) = v`. The
   /// reference shares ownership of the buffer.
@@ -486,7 +640,7 @@ class Tensor {
   /// @param index one index per axis, each in [0, extent)
   /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
   [[nodiscard]] reference operator()(IndexSpan index) & requires(!std::is_const_v<T>) {
-    return {buffer_, address_of(index), dims_.aliases()};
+    return {data_, buffer_, address_of(index), dims_.aliases()};
   }
   /// A writable reference to the element at a multi-index of a temporary view.
   /// @param index one index per axis, each in [0, extent)
@@ -506,7 +660,7 @@ class Tensor {
   /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
   /// @throws IndexError for a wrong number of indices or one out of bounds
   [[nodiscard]] reference at(IndexSpan index) & requires(!std::is_const_v<T>) {
-    return {buffer_, checked_address(index), dims_.aliases()};
+    return {data_, buffer_, checked_address(index), dims_.aliases()};
   }
   /// A writable reference to an element of a temporary view, checked.
   /// @param index one index per axis, in [-extent, extent)
@@ -608,26 +762,82 @@ class Tensor {
   template <class U>
   friend class Tensor;
 
-  [[nodiscard]] Tensor view(Dimensions dims) const {
+  [[nodiscard]] Tensor view(Dimensions dims, detail::Frame frame) const {
     Tensor out = *this;
     out.dims_ = std::move(dims);
+    out.frame_ = std::move(frame);
     return out;
   }
-  [[nodiscard]] Tensor<const T> const_view(Dimensions dims) const {
+  [[nodiscard]] Tensor<const T> const_view(Dimensions dims, detail::Frame frame) const {
     Tensor<const T> out = *this;
     out.dims_ = std::move(dims);
+    out.frame_ = std::move(frame);
     return out;
+  }
+  /// A permutation with negative entries counted from the end (validated by transpose).
+  [[nodiscard]] Index resolved_permutation(IndexSpan permutation) const {
+    Index out(permutation);
+    for (index_t& p : out) {
+      p = p < 0 ? p + rank() : p;
+    }
+    return out;
+  }
+  [[nodiscard]] Index reversed_axes() const {
+    Index out(static_cast<std::size_t>(rank()));
+    for (int k = 0; k < rank(); ++k) {
+      out[static_cast<std::size_t>(k)] = rank() - 1 - k;
+    }
+    return out;
+  }
+  /// Flags for the axes listed (validated; negative counts from the end).
+  [[nodiscard]] std::vector<bool> marked(IndexSpan axes) const {
+    std::vector<bool> out(static_cast<std::size_t>(rank()), false);
+    for (const index_t a : axes) {
+      out[static_cast<std::size_t>(a < 0 ? a + rank() : a)] = true;
+    }
+    return out;
+  }
+  [[nodiscard]] std::vector<bool> unit_axes() const {
+    std::vector<bool> out;
+    for (const Axis& a : dims_.axes()) {
+      out.push_back(a.extent == 1);
+    }
+    return out;
+  }
+  /// The frame after an operation that keeps it only when the shape does not change.
+  [[nodiscard]] detail::Frame frame_after(const char* operation, IndexSpan shape) const {
+    return std::equal(shape.begin(), shape.end(), dims_.axes().begin(), dims_.axes().end(),
+                      [](index_t e, const Axis& a) { return e == a.extent; })
+               ? frame_
+               : detail::Frame::lost(operation);
+  }
+
+  [[nodiscard]] value_type* first_element() const noexcept {
+    return data_ == nullptr || !dims_.is_strided() || dims_.size() == 0 ? nullptr
+                                                                         : data_ + dims_.offset();
   }
 
   [[nodiscard]] value_type read(index_t address) const {
-    const value_type* data = buffer_.data();
-    return data != nullptr ? data[address] : buffer_.read(address);
+    return data_ != nullptr ? data_[address] : buffer_.read(address);
   }
 
+  /// The address of `t(i, j, ...)`: one multiply-add per axis for a strided map (no call, no
+  /// loop), the general map otherwise; checked with STRATA_CHECKED_ACCESS.
   template <std::integral... I>
   [[nodiscard]] index_t address_of(I... indices) const {
-    const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
-    return address_of(IndexSpan(std::span<const index_t>(g)));
+    if constexpr (STRATA_CHECKED_ACCESS) {
+      const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
+      return address_of(IndexSpan(std::span<const index_t>(g)));
+    } else {
+      if (dims_.is_strided()) {
+        const Axis* axis = dims_.axes().data();
+        index_t address = dims_.offset();
+        ((address += static_cast<index_t>(indices) * (axis++)->stride), ...);
+        return address;
+      }
+      const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
+      return dims_.global_to_local(IndexSpan(std::span<const index_t>(g)));
+    }
   }
   [[nodiscard]] index_t address_of(IndexSpan g) const {
     if constexpr (STRATA_CHECKED_ACCESS) {
@@ -638,6 +848,14 @@ class Tensor {
       if (!valid) {
         detail::bad_access("operator()", g, shape());
       }
+    }
+    if (dims_.is_strided()) {
+      const std::span<const Axis> axes = dims_.axes();
+      index_t address = dims_.offset();
+      for (std::size_t k = 0; k < g.size(); ++k) {
+        address += g[k] * axes[k].stride;
+      }
+      return address;
     }
     return dims_.global_to_local(g);
   }
@@ -723,6 +941,8 @@ class Tensor {
 
   Dimensions dims_;
   AnyBuffer<value_type> buffer_;
+  value_type* data_ = nullptr;  // buffer_.data(), kept so element access makes no virtual call
+  detail::Frame frame_;
 };
 
 }  // namespace strata

@@ -50,8 +50,7 @@ struct ThreadRecordingBuffer {
   };
   std::shared_ptr<State> state;
 
-  explicit ThreadRecordingBuffer(std::vector<T> values)
-      : state(std::make_shared<State>()) {
+  explicit ThreadRecordingBuffer(std::vector<T> values) : state(std::make_shared<State>()) {
     state->values = std::move(values);
   }
   [[nodiscard]] index_t size() const { return static_cast<index_t>(state->values.size()); }

@@ -10,6 +10,7 @@
 #include "strata/core/divisor.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
+#include "strata/core/indexed.hpp"
 #include "strata/layout/address_kernels.hpp"
 #include "strata/layout/axis.hpp"
 #include "strata/layout/dimensions.hpp"

@@ -49,8 +49,8 @@ IndexArray::IndexArray(std::vector<index_t> values) : values_(std::move(values))
     // Unsigned: values at both ends of int64 are more than INT64_MAX apart.
     const auto gap =
         static_cast<std::uint64_t>(sorted[i]) - static_cast<std::uint64_t>(sorted[i - 1]);
-    min_gap_ = static_cast<index_t>(
-        std::min<std::uint64_t>(static_cast<std::uint64_t>(min_gap_), gap));
+    min_gap_ =
+        static_cast<index_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(min_gap_), gap));
   }
 }
 

@@ -168,12 +168,11 @@ std::optional<std::vector<Axis>> split(const Axis& a, std::span<const index_t> e
   return out;
 }
 
-
 /// The lowest and highest address a map of these axes reads (see Dimensions::address_range),
 /// computed with overflow checks; the distance between them must fit in int64 too, so that
 /// every difference of two addresses (and of an address and the offset) is representable.
-std::pair<index_t, index_t> address_bounds(std::span<const Axis> axes, index_t offset,
-                                           index_t size, std::string_view operation) {
+std::pair<index_t, index_t> address_bounds(std::span<const Axis> axes, index_t offset, index_t size,
+                                           std::string_view operation) {
   index_t lo = offset;
   index_t hi = offset;
   if (size == 0) {
@@ -743,8 +742,8 @@ index_t Dimensions::checked_global_to_local(index_t linear) const {
 
 std::vector<Index> Dimensions::local_to_global(index_t address) const {
   std::vector<Index> found;
-  if (const auto [lowest, highest] = address_range(); size_ == 0 || address < lowest ||
-                                                      address > highest) {
+  if (const auto [lowest, highest] = address_range();
+      size_ == 0 || address < lowest || address > highest) {
     return found;  // also keeps address - offset below from overflowing
   }
   const std::size_t r = axes_.size();

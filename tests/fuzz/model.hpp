@@ -113,8 +113,7 @@ inline I floor_mod(I a, I n) {
 }
 
 /// Python's slice(start, stop, step).indices(n): the positions a slice selects.
-inline std::vector<I> slice_positions(std::optional<I> start, std::optional<I> stop, I step,
-                                      I n) {
+inline std::vector<I> slice_positions(std::optional<I> start, std::optional<I> stop, I step, I n) {
   I lo = 0;
   I hi = 0;
   if (step > 0) {

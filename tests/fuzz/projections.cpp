@@ -129,8 +129,8 @@ void projections(FuzzedDataProvider& in) {
         start += static_cast<Wide>(point[i]) * matrix[i][j];
       }
       const Wide end = start + shape[j];
-      overflow = overflow || start < std::numeric_limits<I>::min() ||
-                 end > std::numeric_limits<I>::max();
+      overflow =
+          overflow || start < std::numeric_limits<I>::min() || end > std::numeric_limits<I>::max();
       lo[j] = any ? std::min(lo[j], start) : start;
       hi[j] = any ? std::max(hi[j], end) : end;
     }

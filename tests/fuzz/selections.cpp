@@ -26,7 +26,9 @@ struct Item {
   Array model;
 };
 
-Index to_index(const std::vector<I>& v) { return Index(v.begin(), v.end()); }
+Index to_index(const std::vector<I>& v) {
+  return Index(v.begin(), v.end());
+}
 
 /// NumPy's broadcast of two shapes, or nothing.
 std::optional<std::vector<I>> broadcast_shape(const std::vector<I>& a, const std::vector<I>& b) {
@@ -84,7 +86,8 @@ I pad_position(I i, I n, I before, PadMode mode) {
 std::vector<I> random_shape(FuzzedDataProvider& in, std::size_t rank) {
   std::vector<I> shape;
   for (std::size_t k = 0; k < rank; ++k) {
-    shape.push_back(in.ConsumeIntegralInRange<int>(0, 9) == 0 ? 0 : in.ConsumeIntegralInRange<I>(1, 4));
+    shape.push_back(in.ConsumeIntegralInRange<int>(0, 9) == 0 ? 0
+                                                              : in.ConsumeIntegralInRange<I>(1, 4));
   }
   return shape;
 }
@@ -145,7 +148,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
       for (std::size_t s = 0; s < more; ++s) {
         std::vector<I> other = shape;
         if (op == 1 && axis >= -r && axis < r && in.ConsumeBool()) {
-          other[static_cast<std::size_t>(axis < 0 ? axis + r : axis)] = in.ConsumeIntegralInRange<I>(0, 3);
+          other[static_cast<std::size_t>(axis < 0 ? axis + r : axis)] =
+              in.ConsumeIntegralInRange<I>(0, 3);
         } else if (in.ConsumeIntegralInRange<int>(0, 7) == 0 && !other.empty()) {
           other[0] += 1;  // a mismatch
         }
@@ -192,9 +196,11 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
         }
       }
       if (op == 1) {
-        run(model, [&] { return strata::concat<I>(axis, sources); }, stack);
+        run(
+            model, [&] { return strata::concat<I>(axis, sources); }, stack);
       } else {
-        run(model, [&] { return strata::interleave<I>(axis, sources); }, stack);
+        run(
+            model, [&] { return strata::interleave<I>(axis, sources); }, stack);
       }
       return;
     }
@@ -212,7 +218,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
           return top.model.at(local);
         });
       }
-      run(model, [&] { return strata::repeat(top.selection, count, axis); }, stack);
+      run(
+          model, [&] { return strata::repeat(top.selection, count, axis); }, stack);
       return;
     }
     case 4: {  // tile
@@ -244,7 +251,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
           return source.at(local);
         });
       }
-      run(model, [&] { return strata::tile(top.selection, reps); }, stack);
+      run(
+          model, [&] { return strata::tile(top.selection, reps); }, stack);
       return;
     }
     case 5: {  // pad
@@ -252,8 +260,9 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
       std::vector<strata::PadWidth> widths;
       for (std::size_t k = 0; k < shape.size(); ++k) {
         const I cap = mode == PadMode::constant || mode == PadMode::edge ? 6 : shape[k];
-        widths.emplace_back(in.ConsumeIntegralInRange<I>(in.ConsumeIntegralInRange<int>(0, 15) == 0 ? -1 : 0, cap),
-                            in.ConsumeIntegralInRange<I>(0, cap));
+        widths.emplace_back(
+            in.ConsumeIntegralInRange<I>(in.ConsumeIntegralInRange<int>(0, 15) == 0 ? -1 : 0, cap),
+            in.ConsumeIntegralInRange<I>(0, cap));
       }
       if (in.ConsumeIntegralInRange<int>(0, 15) == 0) {
         widths.emplace_back(1, 1);  // one pair too many
@@ -286,7 +295,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
           return top.model.at(local);
         });
       }
-      run(model, [&] { return strata::pad(top.selection, widths, mode, value); }, stack);
+      run(
+          model, [&] { return strata::pad(top.selection, widths, mode, value); }, stack);
       return;
     }
     case 6:
@@ -309,13 +319,14 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
         if (all) {
           model = fuzz::tabulate(*all, [&](const std::vector<I>& g) {
             return broadcast_at(mask.model, g) % 2 != 0 ? broadcast_at(top.model, g)
-                                                         : broadcast_at(b.model, g);
+                                                        : broadcast_at(b.model, g);
           });
         }
         // The mask: odd values of mask's leaf, as a selection of bools.
-        const Tensor<unsigned char> odd =
-            strata::map(mask.selection.materialize(), [](I x) -> unsigned char { return x % 2 != 0; });
-        run(model, [&] { return strata::where(odd, top.selection, b.selection); }, stack);
+        const Tensor<unsigned char> odd = strata::map(
+            mask.selection.materialize(), [](I x) -> unsigned char { return x % 2 != 0; });
+        run(
+            model, [&] { return strata::where(odd, top.selection, b.selection); }, stack);
         return;
       }
       std::optional<Array> model;
@@ -327,9 +338,11 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
         });
       }
       if (op == 7) {
-        run(model, [&] { return strata::minimum(top.selection, b.selection); }, stack);
+        run(
+            model, [&] { return strata::minimum(top.selection, b.selection); }, stack);
       } else {
-        run(model, [&] { return strata::maximum(top.selection, b.selection); }, stack);
+        run(
+            model, [&] { return strata::maximum(top.selection, b.selection); }, stack);
       }
       return;
     }
@@ -361,7 +374,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
           selectors.emplace_back(strata::all);
         }
       }
-      run(fuzz::pick(top.model, picks), [&] { return top.selection.select(selectors); }, stack);
+      run(
+          fuzz::pick(top.model, picks), [&] { return top.selection.select(selectors); }, stack);
       return;
     }
     case 10: {  // transpose, reverse or rotate
@@ -372,16 +386,19 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
         for (std::size_t j = perm.size(); j > 1; --j) {
           std::swap(perm[j - 1], perm[in.ConsumeIntegralInRange<std::size_t>(0, j - 1)]);
         }
-        run(fuzz::transpose(top.model, perm),
+        run(
+            fuzz::transpose(top.model, perm),
             [&] { return top.selection.transpose(to_index(perm)); }, stack);
       } else if (which == 1 && r > 0) {
         const auto k = in.ConsumeIntegralInRange<std::size_t>(0, shape.size() - 1);
-        run(fuzz::flip(top.model, {k}),
-            [&] { return top.selection.reverse({static_cast<I>(k)}); }, stack);
+        run(
+            fuzz::flip(top.model, {k}), [&] { return top.selection.reverse({static_cast<I>(k)}); },
+            stack);
       } else if (r > 0) {
         const auto k = in.ConsumeIntegralInRange<std::size_t>(0, shape.size() - 1);
         const I shift = in.ConsumeIntegralInRange<I>(-6, 6);
-        run(shape[k] == 0 ? top.model : fuzz::roll(top.model, fuzz::floor_mod(shift, shape[k]), k),
+        run(
+            shape[k] == 0 ? top.model : fuzz::roll(top.model, fuzz::floor_mod(shift, shape[k]), k),
             [&] { return top.selection.rotate(shift, static_cast<I>(k)); }, stack);
       } else {
         stack.push_back(top);
@@ -393,7 +410,8 @@ void step(FuzzedDataProvider& in, std::vector<Item>& stack) {
       if (in.ConsumeBool() && top.model.size() % 2 == 0 && top.model.size() > 0) {
         out = {2, top.model.size() / 2};
       }
-      run(fuzz::reshape(top.model, out), [&] { return top.selection.reshape(to_index(out)); },
+      run(
+          fuzz::reshape(top.model, out), [&] { return top.selection.reshape(to_index(out)); },
           stack);
     }
   }

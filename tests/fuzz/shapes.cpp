@@ -59,8 +59,7 @@ void check_shape(const S& shape, const List& expected, const Index& origin) {
     check(offsets[i] == relative, "offsets");
     check(shape.position(expected[i]) == static_cast<I>(i), "position");
     check(shape.index_at(static_cast<I>(i)) == expected[i], "index_at");
-    check(shape.indices().begin()[static_cast<std::ptrdiff_t>(i)] == expected[i],
-          "random access");
+    check(shape.indices().begin()[static_cast<std::ptrdiff_t>(i)] == expected[i], "random access");
   }
   try {
     (void)shape.index_at(static_cast<I>(expected.size()));
@@ -169,8 +168,8 @@ void jagged_case(FuzzedDataProvider& in) {
     }
     const Tensor<I> back = jt.to_dense(-1, strata::Parallel{1});
     const I longest = *std::max_element(lengths.begin(), lengths.end());
-    const fuzz::Array expected_back = fuzz::tabulate(
-        {static_cast<I>(rows), longest}, [&](const std::vector<I>& g) {
+    const fuzz::Array expected_back =
+        fuzz::tabulate({static_cast<I>(rows), longest}, [&](const std::vector<I>& g) {
           return g[1] < lengths[static_cast<std::size_t>(g[0])] ? dense_model.at(g) : I{-1};
         });
     check(back.shape() == Index{static_cast<I>(rows), longest}, "JaggedTensor::to_dense shape");
@@ -217,8 +216,7 @@ void layout_case(FuzzedDataProvider& in) {
       check(tiled.at(Index(g.begin(), g.end())) == model.data[static_cast<std::size_t>(i)],
             "LayoutTensor::at");
     }
-    check(tiled.to_dense(strata::Parallel{1}).to_vector() == model.data,
-          "LayoutTensor::to_dense");
+    check(tiled.to_dense(strata::Parallel{1}).to_vector() == model.data, "LayoutTensor::to_dense");
     // The pieces' regions cover the shape exactly once.
     std::vector<int> covered(static_cast<std::size_t>(model.size()), 0);
     for (I p = 0; p < tiled.n_pieces(); ++p) {

@@ -37,7 +37,9 @@ I small(FuzzedDataProvider& in, I lo, I hi) {
   }
 }
 
-I resolve(I axis, I rank) { return axis < 0 ? axis + rank : axis; }
+I resolve(I axis, I rank) {
+  return axis < 0 ? axis + rank : axis;
+}
 
 /// One random operation, applied to the model (nullopt: NumPy rejects it) and to strata.
 struct Step {
@@ -48,7 +50,9 @@ struct Step {
   std::string name;            // for the trace
 };
 
-std::string list(const Index& v) { return strata::to_string(v); }
+std::string list(const Index& v) {
+  return strata::to_string(v);
+}
 
 Step random_step(FuzzedDataProvider& in, const Array& a) {
   const auto r = static_cast<I>(a.shape.size());
@@ -105,7 +109,8 @@ Step random_step(FuzzedDataProvider& in, const Array& a) {
         }
       }
       for (I k = count; k < r; ++k) {
-        picks.push_back({false, fuzz::slice_positions({}, {}, 1, a.shape[static_cast<std::size_t>(k)])});
+        picks.push_back(
+            {false, fuzz::slice_positions({}, {}, 1, a.shape[static_cast<std::size_t>(k)])});
       }
       if (valid) {
         step.model = fuzz::pick(a, picks);
@@ -148,7 +153,9 @@ Step random_step(FuzzedDataProvider& in, const Array& a) {
       }
       for (I k = std::max<I>(0, -lead); k < r; ++k) {
         const I e = a.shape[static_cast<std::size_t>(k)];
-        shape.push_back(in.ConsumeBool() ? e : in.ConsumeIntegralInRange<I>(-1, 3) * std::max<I>(e, 1) + (in.ConsumeIntegralInRange<int>(0, 5) == 0 ? 1 : 0));
+        shape.push_back(in.ConsumeBool() ? e
+                                         : in.ConsumeIntegralInRange<I>(-1, 3) * std::max<I>(e, 1) +
+                                               (in.ConsumeIntegralInRange<int>(0, 5) == 0 ? 1 : 0));
       }
       bool valid = static_cast<I>(shape.size()) >= r;
       I total = 1;

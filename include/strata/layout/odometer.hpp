@@ -142,7 +142,7 @@ void walk_runs(const std::array<const Dimensions*, N>& maps, index_t begin, inde
     for (std::size_t m = 0; m < N; ++m) {
       start[m] = maps[m]->offset();
     }
-    const Index none;
+    const Index none(1, 0);  // rank 0 has no index; one zero keeps readers of g[0] defined
     run(none, start, stride, index_t{1});
     return;
   }
@@ -268,11 +268,10 @@ void walk_runs(const std::array<const Dimensions*, N>& maps, index_t begin, inde
 template <std::size_t N, class Row>
 void walk_rows(const std::array<const Dimensions*, N>& maps, index_t begin, index_t end,
                Row&& row) {
-  walk_runs<N>(maps, begin, end,
-               [&row](const Index& /*g*/, const std::array<index_t, N>& start,
-                      const std::array<index_t, N>& stride, index_t count) {
-                 row(start, stride, count);
-               });
+  walk_runs<N>(
+      maps, begin, end,
+      [&row](const Index& /*g*/, const std::array<index_t, N>& start,
+             const std::array<index_t, N>& stride, index_t count) { row(start, stride, count); });
 }
 
 }  // namespace detail

@@ -3,8 +3,8 @@
 
 #include "strata/core/index.hpp"
 
-#include <concepts>
 #include <algorithm>
+#include <concepts>
 #include <optional>
 #include <variant>
 #include <vector>

@@ -242,8 +242,7 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
     if (part == parts) {
       return pieces;
     }
-    const index_t target =
-        starts.front() + (total / parts) * part + (total % parts) * part / parts;
+    const index_t target = starts.front() + (total / parts) * part + (total % parts) * part / parts;
     return static_cast<index_t>(std::lower_bound(starts.begin(), starts.end() - 1, target) -
                                 starts.begin());
   };

@@ -1,8 +1,8 @@
 /// repeat and tile: selections that repeat elements or whole blocks.
 #pragma once
 
-#include "strata/select/concat.hpp"
 #include "strata/core/checked.hpp"
+#include "strata/select/concat.hpp"
 #include "strata/select/selection.hpp"
 
 #include <algorithm>

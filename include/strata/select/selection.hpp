@@ -212,9 +212,7 @@ class AffineNode final : public SelectionNode<T> {
     out << indent(depth) << "view " << map_ << " -> " << to_string(shape()) << "\n";
     child_->explain(out, depth + 1);
   }
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return child_->reads(storage);
-  }
+  [[nodiscard]] bool reads(const void* storage) const override { return child_->reads(storage); }
   [[nodiscard]] bool concurrent() const override { return child_->concurrent(); }
   [[nodiscard]] const NodePtr<T>& child() const { return child_; }
   [[nodiscard]] const Dimensions& map() const { return map_; }

@@ -60,8 +60,7 @@ template <class T, class M>
 class WhereNode final : public SelectionNode<T> {
  public:
   [[nodiscard]] bool reads(const void* storage) const override {
-    return mask_.node()->reads(storage) || a_.node()->reads(storage) ||
-           b_.node()->reads(storage);
+    return mask_.node()->reads(storage) || a_.node()->reads(storage) || b_.node()->reads(storage);
   }
   [[nodiscard]] bool concurrent() const override {
     return mask_.node()->concurrent() && a_.node()->concurrent() && b_.node()->concurrent();

@@ -64,17 +64,17 @@ class IndexRange : public std::ranges::view_base {
       if (state_->relative) {
         return offset_;
       }
-      Index absolute = offset_;
+      Index index = offset_;
       if (state_->steps.empty()) {
-        for (std::size_t k = 0; k < absolute.size(); ++k) {
-          absolute[k] += state_->origin[k];
+        for (std::size_t k = 0; k < index.size(); ++k) {
+          index[k] += state_->origin[k];
         }
       } else {
-        for (std::size_t k = 0; k < absolute.size(); ++k) {
-          absolute[k] = state_->origin[k] + state_->steps[k] * absolute[k];
+        for (std::size_t k = 0; k < index.size(); ++k) {
+          index[k] = state_->origin[k] + state_->steps[k] * index[k];
         }
       }
-      return absolute;
+      return index;
     }
     /// The index @p n positions away.
     /// @param n the distance
@@ -179,13 +179,13 @@ class IndexRange : public std::ranges::view_base {
 
   /// The range of @p shape's indices.
   /// @param shape the shape (copied once, shared by copies of the range)
-  /// @param relative true for offsets from the origin, false for absolute indices
-  IndexRange(S shape, bool relative) {
+  /// @param as_offsets true for offsets from the origin, false for absolute indices
+  IndexRange(S shape, bool as_offsets) {
     Index origin = shape.origin();
     const index_t size = shape.size();
     const auto rank = static_cast<std::size_t>(shape.rank());
     state_ = std::make_shared<const State>(
-        State{std::move(shape), std::move(origin), Index{}, size, rank, relative});
+        State{std::move(shape), std::move(origin), Index{}, size, rank, as_offsets});
   }
 
   /// The range of @p shape's indices in a strided frame: absolute index k is
@@ -193,12 +193,12 @@ class IndexRange : public std::ranges::view_base {
   /// @param shape the shape of the offsets (its own origin is ignored)
   /// @param origin the absolute index of offset 0, one entry per mode
   /// @param steps the absolute step of each mode
-  /// @param relative true for offsets, false for absolute indices
-  IndexRange(S shape, Index origin, Index steps, bool relative) {
+  /// @param as_offsets true for offsets, false for absolute indices
+  IndexRange(S shape, Index origin, Index steps, bool as_offsets) {
     const index_t size = shape.size();
     const auto rank = static_cast<std::size_t>(shape.rank());
     state_ = std::make_shared<const State>(
-        State{std::move(shape), std::move(origin), std::move(steps), size, rank, relative});
+        State{std::move(shape), std::move(origin), std::move(steps), size, rank, as_offsets});
   }
 
   /// The first index.

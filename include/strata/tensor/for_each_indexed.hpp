@@ -5,6 +5,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
+#include "strata/core/indexed.hpp"
 #include "strata/layout/odometer.hpp"
 #include "strata/parallel/policy.hpp"
 #include "strata/shape/jagged.hpp"
@@ -22,115 +23,7 @@
 
 namespace strata {
 
-/// Asks an indexed loop for absolute indices: where the elements sit in the tensor (or shape)
-/// a view was cut from. The default.
-struct Absolute {};
-/// Asks an indexed loop for relative indices: from all zeros at the view's first element.
-struct Relative {};
-/// The absolute-index tag.
-inline constexpr Absolute absolute{};
-/// The relative-index tag.
-inline constexpr Relative relative{};
-
 namespace detail {
-
-/// Whether f can be called with N indices followed by the arguments Tail.
-template <class F, std::size_t N, class... Tail>
-constexpr bool takes_indices() {
-  return []<std::size_t... K>(std::index_sequence<K...>) {
-    return std::is_invocable_v<F&, decltype(K, index_t{})..., Tail...>;
-  }(std::make_index_sequence<N>{});
-}
-
-/// The largest rank a callback with separate index arguments is looked for with.
-inline constexpr int max_index_arity = 8;
-
-/// How f takes the index: -1 as one IndexSpan (any rank), N >= 0 as N separate integers (the
-/// smallest N that works), -2 when neither works.
-template <class F, class... Tail>
-constexpr int index_arity() {
-  if constexpr (std::is_invocable_v<F&, IndexSpan, Tail...>) {
-    return -1;
-  } else {
-    int found = -2;
-    [&]<std::size_t... N>(std::index_sequence<N...>) {
-      ((found == -2 && takes_indices<F, N, Tail...>() ? (found = static_cast<int>(N)) : 0), ...);
-    }(std::make_index_sequence<max_index_arity + 1>{});
-    return found;
-  }
-}
-
-/// The current index of a loop, for a callback of arity N (separate integers) or -1 (a span):
-/// the leading axes are set once per row, the last one moves along the row.
-template <int N>
-class IndexCursor {
- public:
-  explicit IndexCursor(std::size_t rank) : values_(rank) {}
-  index_t& operator[](std::size_t k) noexcept { return values_[k]; }
-  template <class F, class... Tail>
-  decltype(auto) call(F& f, Tail&&... tail) const {
-    return f(IndexSpan(std::span<const index_t>(values_.data(), values_.size())),
-             std::forward<Tail>(tail)...);
-  }
-
- private:
-  Index values_;
-};
-
-template <int N>
-requires(N >= 0) class IndexCursor<N> {
- public:
-  explicit IndexCursor(std::size_t /*rank*/) {}
-  index_t& operator[](std::size_t k) noexcept { return values_[k]; }
-  template <class F, class... Tail>
-  decltype(auto) call(F& f, Tail&&... tail) const {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) -> decltype(auto) {
-      return f(values_[K]..., std::forward<Tail>(tail)...);
-    }(std::make_index_sequence<static_cast<std::size_t>(N)>{});
-  }
-
- private:
-  std::array<index_t, (N > 0 ? N : 1)> values_{};
-};
-
-/// Walks the box [0, extents) row by row: `row(g, count)` with g the row's first index (the
-/// last entry 0) and count the extent of the last mode. An odometer, no division.
-template <class Row>
-void for_each_box_row(std::span<const index_t> extents, Row&& row) {
-  const std::size_t r = extents.size();
-  if (r == 0) {
-    row(Index{}, index_t{1});
-    return;
-  }
-  for (const index_t e : extents) {
-    if (e == 0) {
-      return;
-    }
-  }
-  Index g(r, 0);
-  const index_t count = extents[r - 1];
-  while (true) {
-    row(std::as_const(g), count);
-    std::size_t k = r - 1;
-    while (k-- > 0) {
-      if (++g[k] < extents[k]) {
-        break;
-      }
-      g[k] = 0;
-    }
-    if (k == static_cast<std::size_t>(-1)) {
-      return;
-    }
-  }
-}
-
-/// Throws ShapeError unless a callback of arity @p arity suits rank @p rank.
-inline void check_arity(std::string_view operation, int arity, int rank) {
-  if (arity >= 0 && arity != rank) {
-    fail<ShapeError>(operation, "the function takes ", arity, " indices but the iterable has rank ",
-                     rank, " (write one integer argument per axis, or take an IndexSpan)");
-  }
-}
 
 /// The frame an indexed loop over a tensor uses: origin and steps (absolute), or none.
 struct LoopFrame {
@@ -159,8 +52,7 @@ LoopFrame loop_frame(const Tensor<T>& t, Kind /*kind*/, std::string_view operati
 
 /// The loop over a tensor view's elements with their indices (see for_each_indexed).
 template <int N, ExecutionPolicy P, class T, class F>
-void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame, bool write,
-                    F& f) {
+void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame, bool write, F& f) {
   using V = std::remove_const_t<T>;
   const Dimensions& d = t.dims();
   const auto rank = static_cast<std::size_t>(d.rank());
@@ -170,51 +62,50 @@ void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame,
   const index_t inner_step = rank == 0 || frame.relative ? 1 : frame.steps[last];
   const auto body = [&](index_t begin, index_t end) {
     IndexCursor<N> index(rank);
-    detail::walk_runs<1>(
-        {&d}, begin, end,
-        [&](const Index& g, const std::array<index_t, 1>& at,
-            const std::array<index_t, 1>& stride, index_t count) {
-          if (rank == 0) {
-            if (data != nullptr) {
-              index.call(f, data[at[0]]);
-            } else {
-              V value = buffer.read(at[0]);
-              index.call(f, value);
-              if (write) {
-                buffer.write(at[0], value);
-              }
-            }
-            return;
-          }
-          for (std::size_t k = 0; k < last; ++k) {
-            index[k] = frame.at(k, g[k]);
-          }
-          index_t inner = frame.at(last, g[last]);
-          index_t address = at[0];
-          if (data != nullptr) {
-            for (index_t n = 0; n < count; ++n) {
-              index[last] = inner;
-              if constexpr (std::is_const_v<T>) {
-                index.call(f, static_cast<const V&>(data[address]));
-              } else {
-                index.call(f, data[address]);
-              }
-              inner += inner_step;
-              address += stride[0];
-            }
-          } else {
-            for (index_t n = 0; n < count; ++n) {
-              index[last] = inner;
-              V value = buffer.read(address);
-              index.call(f, value);
-              if (write) {
-                buffer.write(address, value);
-              }
-              inner += inner_step;
-              address += stride[0];
-            }
-          }
-        });
+    detail::walk_runs<1>({&d}, begin, end,
+                         [&](const Index& g, const std::array<index_t, 1>& at,
+                             const std::array<index_t, 1>& stride, index_t count) {
+                           if (rank == 0) {
+                             if (data != nullptr) {
+                               index.call(f, data[at[0]]);
+                             } else {
+                               V value = buffer.read(at[0]);
+                               index.call(f, value);
+                               if (write) {
+                                 buffer.write(at[0], value);
+                               }
+                             }
+                             return;
+                           }
+                           for (std::size_t k = 0; k < last; ++k) {
+                             index[k] = frame.at(k, g[k]);
+                           }
+                           index_t inner = frame.at(last, g[last]);
+                           index_t address = at[0];
+                           if (data != nullptr) {
+                             for (index_t n = 0; n < count; ++n) {
+                               index[last] = inner;
+                               if constexpr (std::is_const_v<T>) {
+                                 index.call(f, static_cast<const V&>(data[address]));
+                               } else {
+                                 index.call(f, data[address]);
+                               }
+                               inner += inner_step;
+                               address += stride[0];
+                             }
+                           } else {
+                             for (index_t n = 0; n < count; ++n) {
+                               index[last] = inner;
+                               V value = buffer.read(address);
+                               index.call(f, value);
+                               if (write) {
+                                 buffer.write(address, value);
+                               }
+                               inner += inner_step;
+                               address += stride[0];
+                             }
+                           }
+                         });
   };
   if (buffer.concurrent()) {
     parallel::for_each_part(policy, d.size(), body);
@@ -333,7 +224,8 @@ constexpr bool needs_write() {
   } else {
     return ![]<std::size_t... K>(std::index_sequence<K...>) {
       return std::is_invocable_v<F&, decltype(K, index_t{})..., const V&>;
-    }(std::make_index_sequence<static_cast<std::size_t>(N)>{});
+    }
+    (std::make_index_sequence<static_cast<std::size_t>(N)>{});
   }
 }
 
@@ -345,7 +237,8 @@ auto assign_from(F& f) {
   } else {
     return [&f]<std::size_t... K>(std::index_sequence<K...>) {
       return [&f](decltype(K, index_t{})... index, T& x) { x = static_cast<T>(f(index...)); };
-    }(std::make_index_sequence<static_cast<std::size_t>(N)>{});
+    }
+    (std::make_index_sequence<static_cast<std::size_t>(N)>{});
   }
 }
 
@@ -518,8 +411,9 @@ void for_each_indexed(const P& policy, const Tensor<T>& t, Absolute kind, F&& f)
 /// @param f the function: rank integer indices, or one IndexSpan
 /// @throws ShapeError when f takes a number of indices other than the rank
 template <ExecutionPolicy P, ShapeLike S, class Kind, class F>
-requires(std::is_same_v<Kind, Absolute> || std::is_same_v<Kind, Relative>)
-void for_each_indexed(const P& policy, const S& shape, Kind kind, F&& f) {
+requires(std::is_same_v<Kind, Absolute> ||
+         std::is_same_v<Kind, Relative>) void for_each_indexed(const P& policy, const S& shape,
+                                                               Kind kind, F&& f) {
   constexpr int arity = detail::index_arity<F>();
   static_assert(arity != -2,
                 "for_each_indexed: the function must take the indices (one integer per mode, or "
@@ -558,9 +452,11 @@ void for_each_indexed(const P& policy, const S& shape, F&& f) {
 /// @param f the function: rank integer indices (or one IndexSpan), then the element
 /// @throws ShapeError when f takes a number of indices other than the rank
 template <ExecutionPolicy P, class J, class Kind, class F>
-requires(std::is_same_v<std::remove_cvref_t<J>, JaggedTensor<typename std::remove_cvref_t<J>::value_type>> &&
-         (std::is_same_v<Kind, Absolute> || std::is_same_v<Kind, Relative>))
-void for_each_indexed(const P& policy, J&& jt, Kind kind, F&& f) {
+requires(std::is_same_v<std::remove_cvref_t<J>,
+                        JaggedTensor<typename std::remove_cvref_t<J>::value_type>> &&
+         (std::is_same_v<Kind, Absolute> ||
+          std::is_same_v<Kind, Relative>)) void for_each_indexed(const P& policy, J&& jt, Kind kind,
+                                                                 F&& f) {
   using T = typename std::remove_cvref_t<J>::value_type;
   using E = std::conditional_t<std::is_const_v<std::remove_reference_t<J>>, const T, T>;
   constexpr int arity = detail::index_arity<F, E&>();
@@ -619,9 +515,10 @@ void for_each_indexed(const P& policy, L&& lt, F&& f) {
 /// @param f the function of the index
 /// @throws as for_each_indexed (LayoutError for a view that cannot be written)
 template <ExecutionPolicy P, class T, class Kind, class F>
-requires(!std::is_const_v<T> &&
-         (std::is_same_v<Kind, Absolute> || std::is_same_v<Kind, Relative>))
-void tabulate(const P& policy, const Tensor<T>& t, Kind kind, F&& f) {
+requires(!std::is_const_v<T> && (std::is_same_v<Kind, Absolute> ||
+                                 std::is_same_v<Kind, Relative>)) void tabulate(const P& policy,
+                                                                                const Tensor<T>& t,
+                                                                                Kind kind, F&& f) {
   constexpr int arity = detail::index_arity<F>();
   static_assert(arity != -2,
                 "tabulate: the function must take the indices (one integer per axis, or an "
@@ -643,8 +540,7 @@ void tabulate(const P& policy, const Tensor<T>& t, Kind kind, F&& f) {
 /// @param f the function of the index
 /// @throws as for_each_indexed (LayoutError for a view that cannot be written)
 template <ExecutionPolicy P, class T, class F>
-requires(!std::is_const_v<T>)
-void tabulate(const P& policy, const Tensor<T>& t, F&& f) {
+requires(!std::is_const_v<T>) void tabulate(const P& policy, const Tensor<T>& t, F&& f) {
   tabulate(policy, t, absolute, std::forward<F>(f));
 }
 

@@ -104,9 +104,7 @@ class JaggedTensor {
   /// @param hi the row after the last (absolute)
   /// @return the slice
   /// @throws IndexError when [lo, hi) is not inside this tensor's rows
-  [[nodiscard]] const JaggedTensor rows(index_t lo, index_t hi) const {
-    return slice_rows(lo, hi);
-  }
+  [[nodiscard]] const JaggedTensor rows(index_t lo, index_t hi) const { return slice_rows(lo, hi); }
   /// The first row's absolute number along the first outer mode (0 unless this is a slice).
   /// @return the origin of the rows
   [[nodiscard]] index_t first_row() const noexcept { return first_; }
@@ -126,9 +124,7 @@ class JaggedTensor {
   [[nodiscard]] Tensor<T> values() { return Tensor<T>(buffer_, values_map()); }
   /// All values of a const tensor, as a read-only 1-D view.
   /// @return the view
-  [[nodiscard]] Tensor<const T> values() const {
-    return Tensor<const T>(buffer_, values_map());
-  }
+  [[nodiscard]] Tensor<const T> values() const { return Tensor<const T>(buffer_, values_map()); }
   /// The storage.
   /// @return the buffer handle
   [[nodiscard]] const AnyBuffer<T>& buffer() const noexcept { return buffer_; }
@@ -142,9 +138,7 @@ class JaggedTensor {
   /// @param index one index per mode
   /// @return the reference (valid while this tensor lives and is not reassigned)
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) & {
-    return {buffer_, address(index), false};
-  }
+  [[nodiscard]] ElementRef<T> at(IndexSpan index) & { return {buffer_, address(index), false}; }
   /// A writable reference to an element of a temporary JaggedTensor (shares the buffer).
   /// @param index one index per mode
   /// @return the reference
@@ -168,9 +162,7 @@ class JaggedTensor {
   /// @param p in [0, n_pieces())
   /// @return the view
   /// @throws IndexError for a piece that does not exist
-  [[nodiscard]] Tensor<const T> piece(index_t p) const {
-    return piece_of<const T>(p);
-  }
+  [[nodiscard]] Tensor<const T> piece(index_t p) const { return piece_of<const T>(p); }
   /// The extents of smooth piece @p p (unchecked).
   /// @param p in [0, n_pieces())
   /// @return one extent per smooth mode
@@ -328,8 +320,9 @@ class JaggedTensor {
     to[0] = hi - first_;
     JaggedTensor out = *this;
     out.shape_ = shape_.slice(from, to).shape();
-    out.base_ = base_ + shape_.row_starts()[static_cast<std::size_t>(
-                            (lo - first_) * (first_row_number_step()))];
+    out.base_ =
+        base_ +
+        shape_.row_starts()[static_cast<std::size_t>((lo - first_) * (first_row_number_step()))];
     out.first_ = lo;
     out.pieces_.reset();
     out.piece_starts_.reset();
@@ -383,9 +376,7 @@ class JaggedTensor {
                                shape_.to_string(), " (a slice of rows)");
     }
   }
-  [[nodiscard]] Dimensions values_map() const {
-    return Dimensions(Index{size()}, Index{1}, base_);
-  }
+  [[nodiscard]] Dimensions values_map() const { return Dimensions(Index{size()}, Index{1}, base_); }
 
   /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves).
   void index_pieces() {

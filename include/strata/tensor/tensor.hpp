@@ -59,8 +59,7 @@ inline Index broadcast_shapes(IndexSpan a, IndexSpan b, std::string_view operati
 namespace detail {
 
 /// Checks element access when STRATA_CHECKED_ACCESS is on (debug builds).
-[[noreturn]] inline void bad_access(std::string_view operation, IndexSpan index,
-                                    IndexSpan shape) {
+[[noreturn]] inline void bad_access(std::string_view operation, IndexSpan index, IndexSpan shape) {
   if (index.size() != shape.size()) {
     fail<IndexError>(operation, "index ", to_string(index), " has ", index.size(),
                      " entries for a tensor of rank ", shape.size(), " (shape ", to_string(shape),
@@ -157,7 +156,10 @@ class ElementRef {
   /// `x += v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator+=(const U& value) requires requires(T x) { x += value; } {
+  ElementRef& operator+=(const U& value) requires requires(T x) {
+    x += value;
+  }
+  {
     T x = *this;
     x += value;
     return *this = x;
@@ -165,7 +167,10 @@ class ElementRef {
   /// `x -= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator-=(const U& value) requires requires(T x) { x -= value; } {
+  ElementRef& operator-=(const U& value) requires requires(T x) {
+    x -= value;
+  }
+  {
     T x = *this;
     x -= value;
     return *this = x;
@@ -173,7 +178,10 @@ class ElementRef {
   /// `x *= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator*=(const U& value) requires requires(T x) { x *= value; } {
+  ElementRef& operator*=(const U& value) requires requires(T x) {
+    x *= value;
+  }
+  {
     T x = *this;
     x *= value;
     return *this = x;
@@ -181,7 +189,10 @@ class ElementRef {
   /// `x /= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator/=(const U& value) requires requires(T x) { x /= value; } {
+  ElementRef& operator/=(const U& value) requires requires(T x) {
+    x /= value;
+  }
+  {
     T x = *this;
     x /= value;
     return *this = x;
@@ -189,21 +200,26 @@ class ElementRef {
   /// `x %= v` on the element (integers). @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator%=(const U& value) requires requires(T x) { x %= value; } {
+  ElementRef& operator%=(const U& value) requires requires(T x) {
+    x %= value;
+  }
+  {
     T x = *this;
     x %= value;
     return *this = x;
   }
   /// `++x` on the element. @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator++() requires requires(T x) { ++x; } {
+  ElementRef& operator++() requires requires(T x) { ++x; }
+  {
     T x = *this;
     ++x;
     return *this = x;
   }
   /// `--x` on the element. @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator--() requires requires(T x) { --x; } {
+  ElementRef& operator--() requires requires(T x) { --x; }
+  {
     T x = *this;
     --x;
     return *this = x;
@@ -215,8 +231,9 @@ class ElementRef {
   }
   void set(const T& value) {
     if (aliased_) {
-      detail::fail<LayoutError>("write", "several indices of this view share address ", address_,
-                                " (a broadcast view, repeated index-array entries or overlapping strides)");
+      detail::fail<LayoutError>(
+          "write", "several indices of this view share address ", address_,
+          " (a broadcast view, repeated index-array entries or overlapping strides)");
     }
     if (data_ != nullptr) {
       *data_ = value;
@@ -225,9 +242,9 @@ class ElementRef {
     }
   }
 
-  T* data_ = nullptr;                      // the element, when the storage is one array
-  const AnyBuffer<T>* buffer_ = nullptr;   // the tensor's handle (not owned), or
-  AnyBuffer<T> owner_;                     // a shared handle (references from temporaries)
+  T* data_ = nullptr;                     // the element, when the storage is one array
+  const AnyBuffer<T>* buffer_ = nullptr;  // the tensor's handle (not owned), or
+  AnyBuffer<T> owner_;                    // a shared handle (references from temporaries)
   index_t address_ = 0;
   bool aliased_ = false;
 };
@@ -265,8 +282,7 @@ class Tensor {
   /// The element type as accessed: `const value_type` for a read-only tensor.
   using element_type = T;
   /// What non-const element access returns: a writable ElementRef, or a value when read-only.
-  using reference =
-      std::conditional_t<std::is_const_v<T>, value_type, ElementRef<value_type>>;
+  using reference = std::conditional_t<std::is_const_v<T>, value_type, ElementRef<value_type>>;
 
   /// A rank-0 tensor holding one value-initialised element.
   Tensor() : Tensor(Index{}) {}
@@ -287,8 +303,8 @@ class Tensor {
   /// A vector from a list, as `np.array([...])`.
   /// @param values the elements
   Tensor(std::initializer_list<value_type> values)
-      : Tensor(from_vector(std::vector<value_type>(values),
-                           {static_cast<index_t>(values.size())})) {}
+      : Tensor(
+            from_vector(std::vector<value_type>(values), {static_cast<index_t>(values.size())})) {}
 
   /// A matrix from nested lists, as `np.array([[...], ...])`.
   /// @param rows the rows, all of one length
@@ -314,7 +330,7 @@ class Tensor {
   /// `Tensor<T>` usable wherever a `Tensor<const T>` is expected).
   /// @param other the tensor (shared, not copied)
   template <class U>
-  requires(std::is_const_v<T> && std::is_same_v<U, value_type>)
+  requires(std::is_const_v<T>&& std::is_same_v<U, value_type>)
       // NOLINTNEXTLINE(google-explicit-constructor): adding const is always safe.
       Tensor(const Tensor<U>& other)
       : dims_(other.dims_), buffer_(other.buffer_), data_(other.data_), frame_(other.frame_) {}
@@ -428,13 +444,17 @@ class Tensor {
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
   [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) {
     Dimensions d = dims_.select(selectors);
-    return view(std::move(d), frame_.selected(dims_.shape(), std::span<const Selector>(selectors.begin(), selectors.size())));
+    return view(std::move(d),
+                frame_.selected(dims_.shape(),
+                                std::span<const Selector>(selectors.begin(), selectors.size())));
   }
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
   /// (A const tensor gives a read-only view.)
   [[nodiscard]] Tensor<const T> select(std::initializer_list<Selector> selectors) const {
     Dimensions d = dims_.select(selectors);
-    return const_view(std::move(d), frame_.selected(dims_.shape(), std::span<const Selector>(selectors.begin(), selectors.size())));
+    return const_view(std::move(d),
+                      frame_.selected(dims_.shape(), std::span<const Selector>(selectors.begin(),
+                                                                               selectors.size())));
   }
   /// @copydoc Dimensions::select(std::span<const Selector>) const
   [[nodiscard]] Tensor select(std::span<const Selector> selectors) {
@@ -516,13 +536,17 @@ class Tensor {
   /// @copydoc Dimensions::reverse() const
   [[nodiscard]] Tensor reverse() {
     Dimensions d = dims_.reverse();
-    return view(std::move(d), frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
+    return view(
+        std::move(d),
+        frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
   }
   /// @copydoc Dimensions::reverse() const
   /// (A const tensor gives a read-only view.)
   [[nodiscard]] Tensor<const T> reverse() const {
     Dimensions d = dims_.reverse();
-    return const_view(std::move(d), frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
+    return const_view(
+        std::move(d),
+        frame_.reversed(dims_.shape(), std::vector<bool>(static_cast<std::size_t>(rank()), true)));
   }
   /// @copydoc Dimensions::squeeze(IndexSpan) const
   [[nodiscard]] Tensor squeeze(IndexSpan axes) {
@@ -533,7 +557,8 @@ class Tensor {
   /// (A const tensor gives a read-only view.)
   [[nodiscard]] Tensor<const T> squeeze(IndexSpan axes) const {
     Dimensions d = dims_.squeeze(axes);
-    return const_view(std::move(d), frame_.squeezed(static_cast<std::size_t>(rank()), marked(axes)));
+    return const_view(std::move(d),
+                      frame_.squeezed(static_cast<std::size_t>(rank()), marked(axes)));
   }
   /// @copydoc Dimensions::squeeze() const
   [[nodiscard]] Tensor squeeze() {
@@ -549,13 +574,18 @@ class Tensor {
   /// @copydoc Dimensions::unsqueeze(index_t) const
   [[nodiscard]] Tensor unsqueeze(index_t axis) {
     Dimensions d = dims_.unsqueeze(axis);
-    return view(std::move(d), frame_.unsqueezed(static_cast<std::size_t>(rank()), static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
+    return view(std::move(d),
+                frame_.unsqueezed(static_cast<std::size_t>(rank()),
+                                  static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
   }
   /// @copydoc Dimensions::unsqueeze(index_t) const
   /// (A const tensor gives a read-only view.)
   [[nodiscard]] Tensor<const T> unsqueeze(index_t axis) const {
     Dimensions d = dims_.unsqueeze(axis);
-    return const_view(std::move(d), frame_.unsqueezed(static_cast<std::size_t>(rank()), static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
+    return const_view(
+        std::move(d),
+        frame_.unsqueezed(static_cast<std::size_t>(rank()),
+                          static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
   }
   /// @copydoc Dimensions::reshape(IndexSpan) const
   [[nodiscard]] Tensor reshape(IndexSpan shape) {
@@ -619,7 +649,7 @@ class Tensor {
   /// @param indices one index per axis, each in [0, extent)
   /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
   template <std::integral... I>
-  [[nodiscard]] reference operator()(I... indices) & requires(!std::is_const_v<T>) {
+      [[nodiscard]] reference operator()(I... indices) & requires(!std::is_const_v<T>) {
     return {data_, buffer_, address_of(indices...), dims_.aliases()};
   }
   /// A writable reference to an element of a temporary view: `t.select({0})(1) = v`. The
@@ -627,7 +657,7 @@ class Tensor {
   /// @param indices one index per axis, each in [0, extent)
   /// @return the reference
   template <std::integral... I>
-  [[nodiscard]] reference operator()(I... indices) && requires(!std::is_const_v<T>) {
+      [[nodiscard]] reference operator()(I... indices) && requires(!std::is_const_v<T>) {
     const index_t address = address_of(indices...);
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
@@ -814,7 +844,7 @@ class Tensor {
 
   [[nodiscard]] value_type* first_element() const noexcept {
     return data_ == nullptr || !dims_.is_strided() || dims_.size() == 0 ? nullptr
-                                                                         : data_ + dims_.offset();
+                                                                        : data_ + dims_.offset();
   }
 
   [[nodiscard]] value_type read(index_t address) const {

@@ -64,7 +64,7 @@ class AnyBuffer {
   /// Element @p address (unchecked).
   /// @param address in [0, size())
   /// @return the element
-  [[nodiscard]] T read(index_t address) const { return model_->read(address); }
+  [[nodiscard, gnu::pure]] T read(index_t address) const { return model_->read(address); }
   /// Writes element @p address (unchecked address).
   /// @param address in [0, size())
   /// @param value the new element
@@ -98,6 +98,24 @@ class AnyBuffer {
   /// two handles with one identity share one buffer.
   /// @return the identity
   [[nodiscard]] const void* identity() const noexcept { return model_.get(); }
+  /// Reads element @p address of the storage whose identity() is @p storage (unchecked): lets a
+  /// reference keep a pointer to the shared storage rather than to a handle, so the handle
+  /// (inside a tensor) never escapes into calls and hot loops keep it in registers.
+  /// @param storage a non-null identity()
+  /// @param address in [0, size())
+  /// @return the element
+  [[nodiscard, gnu::pure]] static T read_at(const void* storage, index_t address) {
+    return static_cast<const Concept*>(storage)->read(address);
+  }
+  /// Writes element @p address of the storage whose identity() is @p storage (see read_at).
+  /// @param storage a non-null identity()
+  /// @param address in [0, size())
+  /// @param value the new element
+  /// @throws LayoutError when the buffer is read-only
+  static void write_at(const void* storage, index_t address, const T& value) {
+    // The storage is shared and non-const (the handle is the only thing const about it).
+    const_cast<Concept*>(static_cast<const Concept*>(storage))->write(address, value);
+  }
   /// Whether parallel kernels may use the buffer from several threads at once: true when it
   /// has data() (threads then touch distinct addresses of one array) or is a
   /// ConcurrentReadBuffer (reads only). Every other buffer is used from one thread.

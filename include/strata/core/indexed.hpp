@@ -65,6 +65,12 @@ class IndexCursor {
     return f(IndexSpan(std::span<const index_t>(values_.data(), values_.size())),
              std::forward<Tail>(tail)...);
   }
+  /// Calls f with the last index set to @p last (the leading ones as set).
+  template <class F, class... Tail>
+  decltype(auto) call_last(F& f, index_t last, Tail&&... tail) {
+    values_.back() = last;
+    return call(f, std::forward<Tail>(tail)...);
+  }
 
  private:
   Index values_;
@@ -81,6 +87,19 @@ requires(N >= 0) class IndexCursor<N> {
       return f(values_[K]..., std::forward<Tail>(tail)...);
     }
     (std::make_index_sequence<static_cast<std::size_t>(N)>{});
+  }
+  /// Calls f with the last index passed as @p last (the leading ones as set): the index of
+  /// an inner loop stays in a register.
+  template <class F, class... Tail>
+  decltype(auto) call_last(F& f, index_t last, Tail&&... tail) {
+    if constexpr (N == 0) {
+      return f(std::forward<Tail>(tail)...);
+    } else {
+      return [&]<std::size_t... K>(std::index_sequence<K...>)->decltype(auto) {
+        return f(values_[K]..., last, std::forward<Tail>(tail)...);
+      }
+      (std::make_index_sequence<static_cast<std::size_t>(N - 1)>{});
+    }
   }
 
  private:

@@ -61,17 +61,21 @@ class IndexRange : public std::ranges::view_base {
     /// The index at this position.
     /// @return the absolute index or the offset, as the range was asked
     [[nodiscard]] Index operator*() const {
+      // One result variable (so it is returned in place) filled element by element (no
+      // library copy for a handful of entries).
+      const std::size_t rank = offset_.size();
+      Index index(rank, boost::container::default_init);  // every entry is written below
       if (state_->relative) {
-        return offset_;
-      }
-      Index index = offset_;
-      if (state_->steps.empty()) {
-        for (std::size_t k = 0; k < index.size(); ++k) {
-          index[k] += state_->origin[k];
+        for (std::size_t k = 0; k < rank; ++k) {
+          index[k] = offset_[k];
+        }
+      } else if (state_->steps.empty()) {
+        for (std::size_t k = 0; k < rank; ++k) {
+          index[k] = state_->origin[k] + offset_[k];
         }
       } else {
-        for (std::size_t k = 0; k < index.size(); ++k) {
-          index[k] = state_->origin[k] + state_->steps[k] * index[k];
+        for (std::size_t k = 0; k < rank; ++k) {
+          index[k] = state_->origin[k] + state_->steps[k] * offset_[k];
         }
       }
       return index;

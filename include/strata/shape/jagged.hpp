@@ -137,7 +137,18 @@ class JaggedAPI {
     rows().unravel(position, offset);
   }
   /// @copydoc strata::Smooth::advance
-  bool advance(std::span<index_t> offset) const { return rows().advance(offset); }
+  bool advance(std::span<index_t> offset) const {
+    // The common step, inline: inside a smooth row of a matrix-like jagged shape.
+    const detail::JaggedData& data = rows().data();
+    if (offset.size() == 2 && data.smooth_rows() && data.inner_rank == 1) {
+      const auto r = static_cast<std::size_t>(rows().row0() + offset[0]);
+      if (offset[1] + 1 < data.extents[r]) {
+        ++offset[1];
+        return true;
+      }
+    }
+    return rows().advance(offset);
+  }
   /// @copydoc strata::Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows().ravel(offset); }
   /// @copydoc strata::Smooth::contains_offset

@@ -82,22 +82,23 @@ void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame,
                            }
                            index_t inner = frame.at(last, g[last]);
                            index_t address = at[0];
-                           if (data != nullptr) {
+                           using E = std::conditional_t<std::is_const_v<T>, const V, V>;
+                           if (data != nullptr && stride[0] == 1 && inner_step == 1) {
+                             // The common row: contiguous elements, unit index steps.
+                             E* const row = data + address;
                              for (index_t n = 0; n < count; ++n) {
-                               index[last] = inner;
-                               if constexpr (std::is_const_v<T>) {
-                                 index.call(f, static_cast<const V&>(data[address]));
-                               } else {
-                                 index.call(f, data[address]);
-                               }
+                               index.call_last(f, inner + n, row[n]);
+                             }
+                           } else if (data != nullptr) {
+                             for (index_t n = 0; n < count; ++n) {
+                               index.call_last(f, inner, static_cast<E&>(data[address]));
                                inner += inner_step;
                                address += stride[0];
                              }
                            } else {
                              for (index_t n = 0; n < count; ++n) {
-                               index[last] = inner;
                                V value = buffer.read(address);
-                               index.call(f, value);
+                               index.call_last(f, inner, value);
                                if (write) {
                                  buffer.write(address, value);
                                }
@@ -134,8 +135,7 @@ void box_indexed(const P& policy, IndexSpan extents, IndexSpan origin, F& f) {
                            }
                            const index_t first = origin[last] + g[last];
                            for (index_t n = 0; n < count; ++n) {
-                             index[last] = first + n;
-                             index.call(f);
+                             index.call_last(f, first + n);
                            }
                          });
   });
@@ -169,8 +169,7 @@ void jagged_indexed(const P& policy, const JaggedRows& rows, IndexSpan origin, F
                      }
                      const index_t first = origin[last] + g[last - outer_rank];
                      for (index_t n = 0; n < count; ++n) {
-                       index[last] = first + n;
-                       index.call(f);
+                       index.call_last(f, first + n);
                      }
                    });
       smooth_advance(rows.outer(), outer);
@@ -293,11 +292,10 @@ void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
           index.call(f, *values++);
           return;
         }
-        const std::size_t last = rank - 1;
         for (index_t n = 0; n < count; ++n) {
-          index[last] = n;
-          index.call(f, *values++);
+          index.call_last(f, n, values[n]);
         }
+        values += count;
       });
     }
   });
@@ -327,9 +325,15 @@ void layout_tensor_indexed(const P& policy, L& lt, F& f) {
                        index[k] = origin[k] + g[k];
                      }
                      E* element = data + at[0];
-                     for (index_t n = 0; n < count; ++n, element += stride[0]) {
-                       index[last] = origin[last] + g[last] + n;
-                       index.call(f, *element);
+                     const index_t first = origin[last] + g[last];
+                     if (stride[0] == 1) {
+                       for (index_t n = 0; n < count; ++n) {
+                         index.call_last(f, first + n, element[n]);
+                       }
+                     } else {
+                       for (index_t n = 0; n < count; ++n, element += stride[0]) {
+                         index.call_last(f, first + n, *element);
+                       }
                      }
                    });
     }

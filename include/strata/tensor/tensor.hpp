@@ -69,6 +69,18 @@ namespace detail {
                    to_string(shape));
 }
 
+/// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line
+/// and cold, so the fast path (one store) stays small enough to keep loops tight.
+template <class T>
+[[gnu::noinline, gnu::cold]] void write_element(const void* storage, index_t address,
+                                                bool aliased, T value) {
+  if (aliased) {
+    fail<LayoutError>("write", "several indices of this view share address ", address,
+                      " (a broadcast view, repeated index-array entries or overlapping strides)");
+  }
+  AnyBuffer<T>::write_at(storage, address, value);  // LayoutError for a read-only buffer
+}
+
 }  // namespace detail
 
 /// A reference to one element of a Tensor: reads convert to `T`, assignments write.
@@ -99,7 +111,7 @@ class ElementRef {
   /// @param aliased whether the view aliases (writes are rejected)
   ElementRef(T* data, const AnyBuffer<T>& buffer, index_t address, bool aliased) noexcept
       : data_(data == nullptr ? nullptr : data + address),
-        buffer_(&buffer),
+        storage_(buffer.identity()),
         address_(address),
         aliased_(aliased) {}
   /// Refers to element @p address of @p buffer, sharing ownership of it.
@@ -107,7 +119,11 @@ class ElementRef {
   /// @param address the element's address
   /// @param aliased whether the view aliases (writes are rejected)
   ElementRef(AnyBuffer<T>&& owner, index_t address, bool aliased)
-      : data_(owner.data()), owner_(std::move(owner)), address_(address), aliased_(aliased) {
+      : storage_(owner.identity()),
+        owner_(std::make_shared<const AnyBuffer<T>>(std::move(owner))),
+        address_(address),
+        aliased_(aliased) {
+    data_ = owner_->data();
     if (data_ != nullptr) {
       data_ += address;
     }
@@ -116,7 +132,9 @@ class ElementRef {
   /// Reads the element.
   /// @return its value
   // NOLINTNEXTLINE(google-explicit-constructor): a reference reads as its value.
-  operator T() const { return data_ != nullptr ? *data_ : storage().read(address_); }
+  operator T() const {
+    return data_ != nullptr ? *data_ : AnyBuffer<T>::read_at(storage_, address_);
+  }
   /// Reads the element (explicitly).
   /// @return its value
   [[nodiscard]] T get() const { return static_cast<T>(*this); }
@@ -226,25 +244,17 @@ class ElementRef {
   }
 
  private:
-  [[nodiscard]] const AnyBuffer<T>& storage() const noexcept {
-    return buffer_ != nullptr ? *buffer_ : owner_;
-  }
   void set(const T& value) {
-    if (aliased_) {
-      detail::fail<LayoutError>(
-          "write", "several indices of this view share address ", address_,
-          " (a broadcast view, repeated index-array entries or overlapping strides)");
+    if (data_ != nullptr && !aliased_) [[likely]] {
+      *data_ = value;  // the whole fast path: a store, so loops stay tight
+      return;
     }
-    if (data_ != nullptr) {
-      *data_ = value;
-    } else {
-      storage().write(address_, value);  // LayoutError for a read-only buffer
-    }
+    detail::write_element(storage_, address_, aliased_, value);
   }
 
-  T* data_ = nullptr;                     // the element, when the storage is one array
-  const AnyBuffer<T>* buffer_ = nullptr;  // the tensor's handle (not owned), or
-  AnyBuffer<T> owner_;                    // a shared handle (references from temporaries)
+  T* data_ = nullptr;                          // the element, when the storage is one array
+  const void* storage_ = nullptr;              // the shared storage (AnyBuffer::identity)
+  std::shared_ptr<const AnyBuffer<T>> owner_;  // keeps it alive (references from temporaries)
   index_t address_ = 0;
   bool aliased_ = false;
 };
@@ -848,7 +858,11 @@ class Tensor {
   }
 
   [[nodiscard]] value_type read(index_t address) const {
-    return data_ != nullptr ? data_[address] : buffer_.read(address);
+    return data_ != nullptr ? data_[address] : read_slowly(address);
+  }
+  [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] value_type read_slowly(
+      index_t address) const {
+    return AnyBuffer<value_type>::read_at(buffer_.identity(), address);
   }
 
   /// The address of `t(i, j, ...)`: one multiply-add per axis for a strided map (no call, no
@@ -865,9 +879,15 @@ class Tensor {
         ((address += static_cast<index_t>(indices) * (axis++)->stride), ...);
         return address;
       }
-      const std::array<index_t, sizeof...(I)> g{static_cast<index_t>(indices)...};
-      return dims_.global_to_local(IndexSpan(std::span<const index_t>(g)));
+      return general_address(std::array<index_t, sizeof...(I)>{static_cast<index_t>(indices)...});
     }
+  }
+  /// The address through the general map (rolls, tiles, index arrays): out of line and cold,
+  /// so that loops over strided tensors carry no call.
+  template <std::size_t N>
+  [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] index_t general_address(
+      std::array<index_t, N> g) const {
+    return dims_.global_to_local(IndexSpan(std::span<const index_t>(g)));
   }
   [[nodiscard]] index_t address_of(IndexSpan g) const {
     if constexpr (STRATA_CHECKED_ACCESS) {

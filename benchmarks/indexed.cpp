@@ -1,0 +1,384 @@
+// Benchmarks for indexed iteration (tensor/for_each_indexed.hpp, element access, shape indices):
+// the programs a user writes to fill slices with a function of the index, against the
+// hand-written (OpenMP) loop, xtensor 0.24 views and Eigen 3.4 Tensor element access.
+//
+// Each group "name/variant" starts with its baseline (the hand loop); scripts/bench-report
+// prints every variant's time relative to it. Thread counts: 1, 2, then powers of two.
+#include "strata/shape/jagged.hpp"
+#include "strata/shape/shape.hpp"
+#include "strata/shape/smooth.hpp"
+#include "strata/tensor/for_each_indexed.hpp"
+#include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/layout_tensor.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include "threads.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <unsupported/Eigen/CXX11/Tensor>
+#include <xtensor/xtensor.hpp>
+#include <xtensor/xview.hpp>
+
+#include <random>
+#include <vector>
+
+namespace {
+
+using strata::index_t;
+using strata::Range;
+using strata::Tensor;
+
+// ---- fill a 64x64x112 slice of a 128^3 tensor with f(i, j, k) --------------------------------
+
+constexpr index_t kN = 128;
+constexpr index_t kI0 = 32;
+constexpr index_t kI1 = 96;
+constexpr index_t kK0 = 8;
+constexpr index_t kK1 = 120;
+
+inline float f(index_t i, index_t j, index_t k) {
+  return static_cast<float>(i) * 0.5F + static_cast<float>(j) * 0.25F + static_cast<float>(k);
+}
+
+std::vector<float>& cube() {
+  static std::vector<float> data(static_cast<std::size_t>(kN * kN * kN), 0.0F);
+  return data;
+}
+
+void slice_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  float* data = cube().data();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = kI0; i < kI1; ++i) {
+      for (index_t j = kI0; j < kI1; ++j) {
+        float* row = data + (i * kN + j) * kN;
+        for (index_t k = kK0; k < kK1; ++k) {
+          row[k] = f(i, j, k);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+Tensor<float> slab() {
+  return Tensor<float>::wrap(cube().data(), {kN, kN, kN})
+      .select({Range{kI0, kI1}, Range{kI0, kI1}, Range{kK0, kK1}});
+}
+
+void slice_strata_absolute(benchmark::State& state) {
+  bench::set_threads(state);
+  const Tensor<float> view = slab();
+  for (auto _ : state) {
+    strata::for_each_indexed(strata::par, view, [](index_t i, index_t j, index_t k, float& x) {
+      x = f(i, j, k);
+    });
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_strata_relative(benchmark::State& state) {
+  bench::set_threads(state);
+  const Tensor<float> view = slab();
+  for (auto _ : state) {
+    strata::for_each_indexed(strata::par, view, strata::relative,
+                             [](index_t i, index_t j, index_t k, float& x) {
+                               x = f(i + kI0, j + kI0, k + kK0);
+                             });
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_strata_tabulate(benchmark::State& state) {
+  bench::set_threads(state);
+  const Tensor<float> view = slab();
+  for (auto _ : state) {
+    strata::tabulate(strata::par, view, [](index_t i, index_t j, index_t k) { return f(i, j, k); });
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_strata_element(benchmark::State& state) {
+  // t(i, j, k) = f(...) in the user's own OpenMP loop, through a view's element access.
+  bench::set_threads(state);
+  Tensor<float> view = slab();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kI1 - kI0; ++i) {
+      for (index_t j = 0; j < kI1 - kI0; ++j) {
+        for (index_t k = 0; k < kK1 - kK0; ++k) {
+          view(i, j, k) = f(i + kI0, j + kI0, k + kK0);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_xtensor(benchmark::State& state) {
+  bench::set_threads(state);
+  static xt::xtensor<float, 3> x = xt::zeros<float>({kN, kN, kN});
+  auto view = xt::view(x, xt::range(kI0, kI1), xt::range(kI0, kI1), xt::range(kK0, kK1));
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kI1 - kI0; ++i) {
+      for (index_t j = 0; j < kI1 - kI0; ++j) {
+        for (index_t k = 0; k < kK1 - kK0; ++k) {
+          view(i, j, k) = f(i + kI0, j + kI0, k + kK0);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_eigen(benchmark::State& state) {
+  bench::set_threads(state);
+  static Eigen::Tensor<float, 3, Eigen::RowMajor> e(kN, kN, kN);
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = kI0; i < kI1; ++i) {
+      for (index_t j = kI0; j < kI1; ++j) {
+        for (index_t k = kK0; k < kK1; ++k) {
+          e(i, j, k) = f(i, j, k);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- fill rows 2000-4999 of a jagged tensor (10,000 rows of 0..200) with f(r, k) -------------
+
+strata::JaggedTensor<float>& ragged() {
+  static strata::JaggedTensor<float> jt = [] {
+    std::mt19937_64 rng(3);
+    std::vector<index_t> lengths(10000);
+    for (auto& n : lengths) {
+      n = std::uniform_int_distribution<index_t>(0, 200)(rng);
+    }
+    return strata::JaggedTensor<float>(strata::Jagged::from_lengths(lengths));
+  }();
+  return jt;
+}
+
+inline float g(index_t r, index_t k) { return static_cast<float>(r) + 0.5F * static_cast<float>(k); }
+
+void jagged_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& jt = ragged();
+  float* values = jt.values().data();
+  const std::span<const index_t> offsets = jt.offsets();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(dynamic, 64)
+    for (index_t r = 2000; r < 5000; ++r) {
+      const index_t begin = offsets[static_cast<std::size_t>(r)];
+      const index_t end = offsets[static_cast<std::size_t>(r) + 1];
+      for (index_t k = 0; k < end - begin; ++k) {
+        values[begin + k] = g(r, k);
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void jagged_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto rows = ragged().rows(2000, 5000);
+  for (auto _ : state) {
+    strata::for_each_indexed(strata::par, rows, [](index_t r, index_t k, float& x) { x = g(r, k); });
+    benchmark::ClobberMemory();
+  }
+}
+
+void jagged_strata_rows(benchmark::State& state) {
+  bench::set_threads(state);
+  auto rows = ragged().rows(2000, 5000);
+  for (auto _ : state) {
+    rows.for_each_row(strata::par, [](index_t r, std::span<float> v) {
+      for (std::size_t k = 0; k < v.size(); ++k) {
+        v[k] = g(r, static_cast<index_t>(k));
+      }
+    });
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- fill a tiled 1000x1000 LayoutTensor (64x64 tiles) by logical index -----------------------
+
+constexpr index_t kT = 1000;
+constexpr index_t kTile = 64;
+
+strata::LayoutTensor<float>& tiled() {
+  static strata::LayoutTensor<float> lt(
+      strata::Layout::tiled(strata::Smooth{kT, kT}, {kTile, kTile}));
+  return lt;
+}
+
+void tiled_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& lt = tiled();
+  const strata::Layout& layout = lt.layout();
+  float* data = lt.buffer().data();
+  const index_t grid = layout.grid()[1];
+  const index_t tiles = lt.n_pieces();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(dynamic, 1)
+    for (index_t p = 0; p < tiles; ++p) {
+      const index_t i0 = (p / grid) * kTile;
+      const index_t j0 = (p % grid) * kTile;
+      const index_t rows = std::min(kTile, kT - i0);
+      const index_t cols = std::min(kTile, kT - j0);
+      float* tile = data + layout.piece_starts()[static_cast<std::size_t>(p)];
+      for (index_t i = 0; i < rows; ++i) {
+        for (index_t j = 0; j < cols; ++j) {
+          tile[i * cols + j] = g(i0 + i, j0 + j);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void tiled_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& lt = tiled();
+  for (auto _ : state) {
+    strata::for_each_indexed(strata::par, lt, [](index_t i, index_t j, float& x) { x = g(i, j); });
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---- t(i, j) read / write in a double loop (one thread) --------------------------------------
+
+constexpr index_t kM = 1024;
+
+std::vector<float>& square() {
+  static std::vector<float> data(static_cast<std::size_t>(kM * kM), 1.0F);
+  return data;
+}
+
+void access_pointer(benchmark::State& state) {
+  float* p = square().data();
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        p[i * kM + j] = p[i * kM + j] * 0.5F + 1.0F;
+        total += p[i * kM + j];
+      }
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_strata(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        t(i, j) = t(i, j) * 0.5F + 1.0F;
+        total += t(i, j);
+      }
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_strata_compound(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        t(i, j) *= 0.5F;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_pointer_compound(benchmark::State& state) {
+  float* p = square().data();
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        p[i * kM + j] *= 0.5F;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+// ---- walking indices() of shapes --------------------------------------------------------------
+
+template <class S>
+void walk(benchmark::State& state, const S& shape) {
+  for (auto _ : state) {
+    index_t total = 0;
+    for (const strata::Index& i : shape.indices()) {
+      total += i.back();
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * shape.size());
+}
+
+template <class S>
+void walk_loop(benchmark::State& state, const S& shape) {
+  for (auto _ : state) {
+    index_t total = 0;
+    strata::for_each_indexed(strata::seq, shape, [&](strata::IndexSpan i) { total += i.back(); });
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * shape.size());
+}
+
+const strata::Smooth kBox{64, 64, 64};
+strata::Jagged lengths_jagged() {
+  std::vector<index_t> lengths(4096);
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    lengths[r] = static_cast<index_t>((r * 37) % 129);
+  }
+  return strata::Jagged::from_lengths(lengths);
+}
+
+void indices_smooth(benchmark::State& state) { walk(state, kBox); }
+void indices_jagged(benchmark::State& state) { walk(state, lengths_jagged()); }
+void indices_shape(benchmark::State& state) { walk(state, strata::Shape(kBox)); }
+void loop_smooth(benchmark::State& state) { walk_loop(state, kBox); }
+void loop_jagged(benchmark::State& state) { walk_loop(state, lengths_jagged()); }
+void loop_shape(benchmark::State& state) { walk_loop(state, strata::Shape(kBox)); }
+
+}  // namespace
+
+BENCHMARK(slice_hand)->Name("slice_fill/hand")->Apply(bench::thread_args);
+BENCHMARK(slice_strata_absolute)->Name("slice_fill/strata_absolute")->Apply(bench::thread_args);
+BENCHMARK(slice_strata_relative)->Name("slice_fill/strata_relative")->Apply(bench::thread_args);
+BENCHMARK(slice_strata_tabulate)->Name("slice_fill/strata_tabulate")->Apply(bench::thread_args);
+BENCHMARK(slice_strata_element)->Name("slice_fill/strata_element")->Apply(bench::thread_args);
+BENCHMARK(slice_xtensor)->Name("slice_fill/xtensor")->Apply(bench::thread_args);
+BENCHMARK(slice_eigen)->Name("slice_fill/eigen")->Apply(bench::thread_args);
+BENCHMARK(jagged_hand)->Name("jagged_fill/hand")->Apply(bench::thread_args);
+BENCHMARK(jagged_strata)->Name("jagged_fill/strata_indexed")->Apply(bench::thread_args);
+BENCHMARK(jagged_strata_rows)->Name("jagged_fill/strata_rows")->Apply(bench::thread_args);
+BENCHMARK(tiled_hand)->Name("tiled_fill/hand")->Apply(bench::thread_args);
+BENCHMARK(tiled_strata)->Name("tiled_fill/strata_indexed")->Apply(bench::thread_args);
+BENCHMARK(access_pointer)->Name("element_access/pointer");
+BENCHMARK(access_strata)->Name("element_access/strata");
+BENCHMARK(access_pointer_compound)->Name("element_scale/pointer");
+BENCHMARK(access_strata_compound)->Name("element_scale/strata");
+BENCHMARK(indices_smooth)->Name("indices/smooth_range");
+BENCHMARK(loop_smooth)->Name("indices/smooth_loop");
+BENCHMARK(indices_jagged)->Name("indices/jagged_range");
+BENCHMARK(loop_jagged)->Name("indices/jagged_loop");
+BENCHMARK(indices_shape)->Name("indices/shape_range");
+BENCHMARK(loop_shape)->Name("indices/shape_loop");
+
+BENCHMARK_MAIN();

@@ -260,6 +260,34 @@ std::vector<float>& square() {
   return data;
 }
 
+void read_pointer(benchmark::State& state) {
+  const float* p = square().data();
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        total += p[i * kM + j];
+      }
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void read_strata(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        total += t(i, j);
+      }
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
 void access_pointer(benchmark::State& state) {
   float* p = square().data();
   for (auto _ : state) {
@@ -370,6 +398,8 @@ BENCHMARK(jagged_strata)->Name("jagged_fill/strata_indexed")->Apply(bench::threa
 BENCHMARK(jagged_strata_rows)->Name("jagged_fill/strata_rows")->Apply(bench::thread_args);
 BENCHMARK(tiled_hand)->Name("tiled_fill/hand")->Apply(bench::thread_args);
 BENCHMARK(tiled_strata)->Name("tiled_fill/strata_indexed")->Apply(bench::thread_args);
+BENCHMARK(read_pointer)->Name("element_read/pointer");
+BENCHMARK(read_strata)->Name("element_read/strata");
 BENCHMARK(access_pointer)->Name("element_access/pointer");
 BENCHMARK(access_strata)->Name("element_access/strata");
 BENCHMARK(access_pointer_compound)->Name("element_scale/pointer");

@@ -380,6 +380,54 @@ float first_row_sum(const strata::Tensor<float>& t) {
   return strata::sum(row, {0})();
 }
 
+void iteration() {
+  section("iteration: absolute and relative indices, one parallel loop for everything");
+  // A slice knows where it sits in its tensor: t[1:5, ::-2] starts at [1 4] and steps [1 -2].
+  strata::Tensor<float> t(strata::Index{6, 5});
+  auto v = t.select({strata::Range{1, 5}, strata::Range{{}, {}, -2}});
+  std::cout << "t[1:5, ::-2]: origin " << strata::to_string(v.origin()) << ", steps "
+            << strata::to_string(v.steps()) << "\n";
+  // Fill it with a function of the parent's (absolute) indices, in parallel...
+  strata::for_each_indexed(strata::par, v, [](strata::index_t i, strata::index_t j, float& x) {
+    x = static_cast<float>(10 * i + j);
+  });
+  std::cout << "t after filling the slice with 10 i + j (absolute i, j):\n" << t << "\n";
+  // ... or of its own (relative) indices.
+  std::cout << "the slice's relative indices:";
+  strata::for_each_indexed(strata::seq, v, strata::relative,
+                           [](strata::index_t i, strata::index_t j, const float& x) {
+                             if (i == 0) {
+                               std::cout << " [" << i << " " << j << "]=" << x;
+                             }
+                           });
+  std::cout << " ...\n";
+  // The same loop walks shapes, jagged tensors (a slice of rows keeps its row numbers) and
+  // tiled tensors (by logical index, tile by tile).
+  strata::JaggedTensor<float> ragged(strata::Jagged::from_lengths({2, 0, 3, 1}));
+  strata::for_each_indexed(strata::par, ragged.rows(2, 4),
+                           [](strata::index_t r, strata::index_t k, float& x) {
+                             x = static_cast<float>(100 * r + k);
+                           });
+  std::cout << "rows 2..3 of a jagged tensor filled with 100 r + k: row 2 = [";
+  for (const float x : ragged.row(2)) {
+    std::cout << " " << x;
+  }
+  std::cout << " ], row 3 = [ " << ragged.row(3)[0] << " ]\n";
+  auto tiled = strata::LayoutTensor<int>(strata::Layout::tiled(strata::Smooth{4, 5}, {2, 2}));
+  strata::for_each_indexed(strata::par, tiled, [](strata::index_t i, strata::index_t j, int& x) {
+    x = static_cast<int>(10 * i + j);
+  });
+  std::cout << "a 2x2-tiled 4x5 tensor filled by logical index:\n"
+            << tiled.to_dense() << "\nits tile {1, 2}, whose origin is [2 4]: "
+            << tiled.piece(strata::Index{1, 2}) << "\n";
+  // A function of the index as a lazy tensor (np.fromfunction), and pointer hand-off.
+  const auto hilbert = strata::generate<double>(
+      {3, 3}, [](strata::index_t i, strata::index_t j) { return 1.0 / double(i + j + 1); });
+  std::cout << "generate(1 / (i + j + 1)):\n" << hilbert << "\n";
+  std::cout << "v.data() + strides for pointer code: strides " << strata::to_string(v.strides())
+            << ", offset " << v.offset() << "\n";
+}
+
 void guarantees() {
   section("guarantees: const views, element references, aliasing, exceptions under par");
   strata::Tensor<float> t{{1, 2, 3}, {4, 5, 6}};
@@ -426,6 +474,7 @@ int main() {
   selections();
   shapes();
   layouts();
+  iteration();
   guarantees();
   std::cout << "\nend of tour\n";
   return 0;

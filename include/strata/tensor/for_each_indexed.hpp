@@ -271,6 +271,25 @@ void for_each_indexed_tensor(const P& policy, const Tensor<T>& t, Kind kind, F& 
 template <int N, ExecutionPolicy P, class E, class J, class F>
 void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
   const auto rank = static_cast<std::size_t>(jt.shape().rank());
+  if (rank == 2 && jt.shape().outer_rank() == 1 && jt.shape().smooth_rows()) {
+    // A ragged matrix (rows of rank 1): rows straight from the offsets, no per-row objects.
+    const std::span<const index_t> offsets = jt.offsets();
+    E* const values = jt.piece_data(0) - offsets[0];
+    const index_t first = relative ? 0 : jt.first_row();
+    parallel::for_each_weighted_part(policy, offsets, [&](index_t lo, index_t hi) {
+      IndexCursor<N> index(rank);
+      for (index_t r = lo; r < hi; ++r) {
+        index[0] = first + r;
+        E* const row = values + offsets[static_cast<std::size_t>(r)];
+        const index_t count = offsets[static_cast<std::size_t>(r) + 1] -
+                              offsets[static_cast<std::size_t>(r)];
+        for (index_t k = 0; k < count; ++k) {
+          index.call_last(f, k, row[k]);
+        }
+      }
+    });
+    return;
+  }
   parallel::for_each_weighted_part(policy, jt.piece_offsets(), [&](index_t lo, index_t hi) {
     IndexCursor<N> index(rank);
     for (index_t p = lo; p < hi; ++p) {

@@ -36,7 +36,7 @@ void map_exp_sin(benchmark::State& state, bool parallel) {
   bench::set_threads(state);
   const auto a = Tensor<float>::wrap(operands().a.data(), {N, N});
   auto out = Tensor<float>::wrap(operands().out.data(), {N, N});
-  const Tensor<float> half{0.5F};
+  const Tensor<float> half = Tensor<float>::of({0.5F});
   const auto f = [](float x, float h) { return std::exp(std::sin(x)) * h; };
   for (auto _ : state) {
     if (parallel) {

@@ -112,7 +112,7 @@ void tensors() {
   std::cout << "t =\n" << t << "\n";
   // Views share the buffer: writing through one changes t.
   Tensor<float> col = t.select({all, 1});
-  col.assign(Tensor<float>{-1});
+  col.assign(Tensor<float>::of({-1}));
   std::cout << "after t[:, 1] = -1:\n" << t << "\n";
   std::cout << "t[::-1, 1:3].T =\n"
             << t.select({Range{{}, {}, -1}, Range{1, 3}}).transpose() << "\n";
@@ -128,7 +128,7 @@ void tensors() {
   std::cout << "sum over axis 0: " << strata::sum(t, {0})
             << ", max over axis 1: " << strata::max(t, {1}) << "\n";
   std::cout << "t + [[100] [200] [300]] =\n"
-            << strata::zip_with(t, Tensor<float>{100, 200, 300}.unsqueeze(1), std::plus<>{})
+            << strata::zip_with(t, Tensor<float>::of({100, 200, 300}).unsqueeze(1), std::plus<>{})
             << "\n";
   // Wrapping memory the caller owns: no copy.
   std::vector<double> mine{1, 2, 3, 4, 5, 6};
@@ -244,15 +244,15 @@ void selections() {
   const auto padded = strata::pad(image, {{1, 1}, {1, 1}}, strata::PadMode::reflect);
   std::cout << padded.explain() << "evaluated block by block:\n" << padded.materialize() << "\n";
   // The dilated-convolution trick of seed 002: interleave the outputs of two phases.
-  const auto even = Tensor<int>{0, 2, 4, 6};
-  const auto odd = Tensor<int>{1, 3, 5, 7};
+  const auto even = Tensor<int>::of({0, 2, 4, 6});
+  const auto odd = Tensor<int>::of({1, 3, 5, 7});
   std::cout << "interleave(0, even, odd) = "
             << strata::interleave<int>(0, {even, odd}).materialize() << "\n";
-  std::cout << "repeat([1 2], 3) = " << strata::repeat(Tensor<int>{1, 2}, 3, 0).materialize()
-            << ", tile([1 2], [2]) = " << strata::tile(Tensor<int>{1, 2}, {2}).materialize()
+  std::cout << "repeat([1 2], 3) = " << strata::repeat(Tensor<int>::of({1, 2}), 3, 0).materialize()
+            << ", tile([1 2], [2]) = " << strata::tile(Tensor<int>::of({1, 2}), {2}).materialize()
             << "\n";
   std::cout << "pad([1 2 3], (5, 0), reflect) = "
-            << strata::pad(Tensor<int>{1, 2, 3}, {{5, 0}}, strata::PadMode::reflect).materialize()
+            << strata::pad(Tensor<int>::of({1, 2, 3}), {{5, 0}}, strata::PadMode::reflect).materialize()
             << " (numpy.pad agrees, wide pads included)\n";
   const auto noisy = strata::random<double>({2, 4}, 3);
   std::cout << "where(noise > 0.5, noise, 0) =\n"
@@ -458,7 +458,7 @@ void guarantees() {
   }
   // Overflowing arithmetic is an error, never a silent wrap.
   try {
-    (void)strata::repeat(strata::Tensor<float>{1, 2, 3}, INT64_MAX, 0);
+    (void)strata::repeat(strata::Tensor<float>::of({1, 2, 3}), INT64_MAX, 0);
   } catch (const strata::ShapeError& e) {
     std::cout << "ShapeError: " << e.what() << "\n";
   }

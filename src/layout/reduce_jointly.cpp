@@ -4,71 +4,100 @@
 #include "strata/core/error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace strata {
 
-std::pair<Dimensions, Dimensions> reduce_jointly(const Dimensions& dst, const Dimensions& src) {
-  if (dst.shape() != src.shape()) {
-    detail::fail<ShapeError>("reduce_jointly", "destination shape ", to_string(dst.shape()),
-                             " differs from source shape ", to_string(src.shape()));
+std::vector<Dimensions> reduce_jointly(std::span<const Dimensions> maps) {
+  if (maps.empty()) {
+    return {};
   }
-  if (dst.size() == 0) {
-    return {dst.reduced(), src.reduced()};
+  const Dimensions& first = maps[0];
+  for (std::size_t m = 1; m < maps.size(); ++m) {
+    if (maps[m].shape() != first.shape()) {
+      detail::fail<ShapeError>("reduce_jointly", "destination shape ", to_string(first.shape()),
+                               " differs from source shape ", to_string(maps[m].shape()));
+    }
+  }
+  std::vector<Dimensions> out(maps.begin(), maps.end());
+  if (first.size() == 0) {
+    for (auto& d : out) {
+      d = d.reduced();
+    }
+    return out;
   }
   // Drop axes of extent 1 (a select of index 0 folds them into the offsets).
   std::vector<Selector> drop;
-  for (int k = 0; k < dst.rank(); ++k) {
-    if (dst.axes()[static_cast<std::size_t>(k)].extent == 1) {
+  for (int k = 0; k < first.rank(); ++k) {
+    if (first.axes()[static_cast<std::size_t>(k)].extent == 1) {
       drop.emplace_back(0);
     } else {
       drop.emplace_back(all);
     }
   }
-  Dimensions d = dst.select(drop);
-  Dimensions s = src.select(drop);
+  for (auto& d : out) {
+    d = d.select(drop);
+  }
+  const int rank = out[0].rank();
 
   // Order by the destination's |stride|, largest first; ties keep their order.
-  Index order(static_cast<std::size_t>(d.rank()));
+  Index order(static_cast<std::size_t>(rank));
   std::iota(order.begin(), order.end(), index_t{0});
-  std::stable_sort(order.begin(), order.end(), [&d](index_t a, index_t b) {
-    return std::abs(d.axes()[static_cast<std::size_t>(a)].stride) >
-           std::abs(d.axes()[static_cast<std::size_t>(b)].stride);
+  const Dimensions& lead = out[0];
+  std::stable_sort(order.begin(), order.end(), [&lead](index_t a, index_t b) {
+    return std::abs(lead.axes()[static_cast<std::size_t>(a)].stride) >
+           std::abs(lead.axes()[static_cast<std::size_t>(b)].stride);
   });
-  d = d.transpose(order);
-  s = s.transpose(order);
+  for (auto& d : out) {
+    d = d.transpose(order);
+  }
 
-  // Flip plain axes that run backwards in both maps.
+  // Flip plain axes that run backwards in every map.
   Index flips;
-  for (int k = 0; k < d.rank(); ++k) {
-    const Axis& a = d.axes()[static_cast<std::size_t>(k)];
-    const Axis& b = s.axes()[static_cast<std::size_t>(k)];
-    if (a.is_plain() && b.is_plain() && a.stride < 0 && b.stride < 0) {
+  for (int k = 0; k < rank; ++k) {
+    const bool backwards = std::all_of(out.begin(), out.end(), [k](const Dimensions& d) {
+      const Axis& a = d.axes()[static_cast<std::size_t>(k)];
+      return a.is_plain() && a.stride < 0;
+    });
+    if (backwards) {
       flips.push_back(k);
     }
   }
-  d = d.reverse(flips);
-  s = s.reverse(flips);
+  for (auto& d : out) {
+    d = d.reverse(flips);
+  }
 
-  // Coalesce adjacent axes where both maps allow it.
-  std::vector<Axis> da;
-  std::vector<Axis> sa;
-  for (int k = 0; k < d.rank(); ++k) {
-    const Axis& a = d.axes()[static_cast<std::size_t>(k)];
-    const Axis& b = s.axes()[static_cast<std::size_t>(k)];
-    if (!da.empty()) {
-      const auto ma = coalesce(da.back(), a);
-      const auto mb = coalesce(sa.back(), b);
-      if (ma && mb) {
-        da.back() = *ma;
-        sa.back() = *mb;
-        continue;
+  // Coalesce adjacent axes where every map allows it.
+  std::vector<std::vector<Axis>> merged(out.size());
+  for (int k = 0; k < rank; ++k) {
+    bool joined = !merged[0].empty();
+    std::vector<Axis> candidates(out.size());
+    for (std::size_t m = 0; joined && m < out.size(); ++m) {
+      const auto c = coalesce(merged[m].back(), out[m].axes()[static_cast<std::size_t>(k)]);
+      joined = c.has_value();
+      if (joined) {
+        candidates[m] = *c;
       }
     }
-    da.push_back(a);
-    sa.push_back(b);
+    for (std::size_t m = 0; m < out.size(); ++m) {
+      if (joined) {
+        merged[m].back() = candidates[m];
+      } else {
+        merged[m].push_back(out[m].axes()[static_cast<std::size_t>(k)]);
+      }
+    }
   }
-  return {Dimensions::from_axes(da, d.offset()), Dimensions::from_axes(sa, s.offset())};
+  for (std::size_t m = 0; m < out.size(); ++m) {
+    out[m] = Dimensions::from_axes(merged[m], out[m].offset());
+  }
+  return out;
+}
+
+std::pair<Dimensions, Dimensions> reduce_jointly(const Dimensions& dst, const Dimensions& src) {
+  const std::array<Dimensions, 2> maps{dst, src};
+  std::vector<Dimensions> out = reduce_jointly(std::span<const Dimensions>(maps));
+  return {std::move(out[0]), std::move(out[1])};
 }
 
 }  // namespace strata

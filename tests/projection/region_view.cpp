@@ -61,7 +61,7 @@ TEST_CASE("a convolution's windows view the padded input", "[projection]") {
 }
 
 TEST_CASE("an empty region is an empty view under every policy", "[projection]") {
-  Tensor<int> t{1, 2, 3};
+  Tensor<int> t = Tensor<int>::of({1, 2, 3});
   for (const Bounds b : {Bounds::wrap, Bounds::pad}) {
     const auto v = strata::view(t, ZRange({-1}, {-1}), b);
     CHECK(v.shape() == Index{0});
@@ -71,8 +71,8 @@ TEST_CASE("an empty region is an empty view under every policy", "[projection]")
 
 TEST_CASE("a view of a const tensor is read-only; of a mutable one, writable",
           "[projection][const]") {
-  const Tensor<int> c{1, 2, 3};
-  Tensor<int> m{1, 2, 3};
+  const Tensor<int> c = Tensor<int>::of({1, 2, 3});
+  Tensor<int> m = Tensor<int>::of({1, 2, 3});
   static_assert(std::is_same_v<decltype(strata::view(c, ZRange({0}, {2}))), Tensor<const int>>);
   auto w = strata::view(m, ZRange({-1}, {1}), Bounds::wrap);
   static_assert(std::is_same_v<decltype(w), Tensor<int>>);

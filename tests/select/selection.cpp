@@ -78,7 +78,7 @@ TEST_CASE("repeat and tile", "[select]") {
 }
 
 TEST_CASE("pad matches numpy.pad in every mode", "[select]") {
-  const Tensor<int> v{1, 2, 3};
+  const Tensor<int> v = Tensor<int>::of({1, 2, 3});
   const auto padded = [&](PadMode mode, index_t before, index_t after) {
     return strata::pad(v, {{before, after}}, mode, 0).materialize().to_vector();
   };
@@ -90,19 +90,19 @@ TEST_CASE("pad matches numpy.pad in every mode", "[select]") {
   CHECK(padded(PadMode::wrap, 2, 2) == V{2, 3, 1, 2, 3, 1, 2});
   // Widths larger than the axis follow NumPy's iterative algorithm.
   CHECK(padded(PadMode::reflect, 5, 0) == V{2, 1, 2, 3, 2, 1, 2, 3});
-  CHECK(strata::pad(Tensor<int>{0, 1}, {{1, 3}}, PadMode::wrap).materialize().to_vector() ==
+  CHECK(strata::pad(Tensor<int>::of({0, 1}), {{1, 3}}, PadMode::wrap).materialize().to_vector() ==
         V{1, 0, 1, 0, 1, 1});
   const auto m = strata::pad(a, {{1, 0}, {0, 2}}, PadMode::constant, -1);
   CHECK(m.materialize().to_vector() == V{-1, -1, -1, -1, -1, 0, 1, 2, -1, -1, 3, 4, 5, -1, -1});
 }
 
 TEST_CASE("where, minimum and maximum broadcast", "[select]") {
-  const auto w = strata::where(Tensor<int>{1, 0, 1}, a, strata::full<int>({1}, -1));
+  const auto w = strata::where(Tensor<int>::of({1, 0, 1}), a, strata::full<int>({1}, -1));
   CHECK(w.materialize().to_vector() == V{0, -1, 2, 3, -1, 5});
-  CHECK(strata::minimum(a, Tensor<int>{2}).materialize().to_vector() == V{0, 1, 2, 2, 2, 2});
+  CHECK(strata::minimum(a, Tensor<int>::of({2})).materialize().to_vector() == V{0, 1, 2, 2, 2, 2});
   CHECK(strata::maximum(a, b).materialize().to_vector() == V{10, 11, 12, 10, 11, 12});
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const auto x = strata::maximum(Tensor<double>{1.0, nan}, Tensor<double>{nan, 0.0});
+  const auto x = strata::maximum(Tensor<double>::of({1.0, nan}), Tensor<double>::of({nan, 0.0}));
   const auto values = x.materialize().to_vector();
   CHECK(std::isnan(values[0]));
   CHECK(std::isnan(values[1]));
@@ -139,7 +139,7 @@ TEST_CASE("generators are leaves that allocate nothing", "[select]") {
 TEST_CASE("materialising into a strided view", "[select]") {
   Tensor<int> big(Index{4, 6});
   auto window = big.select({strata::Range{{}, {}, 2}, strata::Range{1, 4}}).transpose();  // 3x2
-  strata::concat<int>(1, {Tensor<int>{1, 2, 3}.unsqueeze(1), Tensor<int>{4, 5, 6}.unsqueeze(1)})
+  strata::concat<int>(1, {Tensor<int>::of({1, 2, 3}).unsqueeze(1), Tensor<int>::of({4, 5, 6}).unsqueeze(1)})
       .assign_to(window);
   CHECK(big.to_vector() ==
         V{0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0, 0});
@@ -236,21 +236,21 @@ TEST_CASE("interleaves of random views (the row fast path and the block path) re
 }
 
 TEST_CASE("a selection written into one of its own sources reads it first", "[select]") {
-  Tensor<int> t{1, 2, 3, 4};
+  Tensor<int> t = Tensor<int>::of({1, 2, 3, 4});
   auto reversed_halves = strata::concat<int>(
       0, {t.select({strata::Range{2}}).reverse({0}), t.select({strata::Range{0, 2}}).reverse({0})});
   reversed_halves.assign_to(t);
   CHECK(t.to_vector() == V{4, 3, 2, 1});
-  Tensor<int> u{1, 2, 3};
+  Tensor<int> u = Tensor<int>::of({1, 2, 3});
   strata::pad(u.select({strata::Range{0, 1}}), {{1, 1}}, PadMode::edge).assign_to(u);
   CHECK(u.to_vector() == V{1, 1, 1});
-  Tensor<int> w{5, 1, 7};
-  strata::maximum(w.reverse({0}), Tensor<int>{2}).assign_to(w);
+  Tensor<int> w = Tensor<int>::of({5, 1, 7});
+  strata::maximum(w.reverse({0}), Tensor<int>::of({2})).assign_to(w);
   CHECK(w.to_vector() == V{7, 2, 5});
 }
 
 TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") {
-  CHECK_THROWS_AS(strata::concat<int>(0, {a, Tensor<int>{1, 2}}), strata::ShapeError);
+  CHECK_THROWS_AS(strata::concat<int>(0, {a, Tensor<int>::of({1, 2})}), strata::ShapeError);
   CHECK_THROWS_WITH(strata::concat<int>(0, {a, Tensor<int>(Index{2, 4})}),
                     Contains("concat: ") && Contains("[2 4]"));
   CHECK_THROWS_AS(strata::interleave<int>(0, {a, Tensor<int>(Index{3, 3})}), strata::ShapeError);
@@ -263,8 +263,8 @@ TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") 
   CHECK_THROWS_AS(strata::repeat(a, -1, 0), strata::ShapeError);
   CHECK_THROWS_WITH(strata::repeat(a, -1, 0), Contains("repeat: count -1"));
   CHECK_THROWS_AS(strata::repeat(a, 2, 5), strata::IndexError);
-  CHECK_THROWS_AS((strata::where(Tensor<int>{1, 0}, a, a)), strata::BroadcastError);
-  CHECK_THROWS_WITH(strata::minimum(a, Tensor<int>{1, 2}),
+  CHECK_THROWS_AS((strata::where(Tensor<int>::of({1, 0}), a, a)), strata::BroadcastError);
+  CHECK_THROWS_WITH(strata::minimum(a, Tensor<int>::of({1, 2})),
                     Contains("minimum: ") && Contains("[2]"));
   CHECK_THROWS_AS(strata::maximum(a, Tensor<int>(Index{3, 3})), strata::BroadcastError);
   const auto c = strata::concat<int>(0, {a, b});
@@ -412,7 +412,7 @@ TEST_CASE("views pushed into composite nodes equal the same views of the evaluat
 TEST_CASE("a mask that reads the destination is read before it is written", "[select]") {
   // NumPy: t = [[0, 0], [1, 0]]; t[...] = np.where(t.T, 5, 0) gives [[0, 5], [0, 0]].
   Tensor<int> t{{0, 0}, {1, 0}};
-  strata::where(t.transpose(), Tensor<int>{5}, Tensor<int>{0}).assign_to(t);
+  strata::where(t.transpose(), Tensor<int>::of({5}), Tensor<int>::of({0})).assign_to(t);
   CHECK(t.to_vector() == V{0, 5, 0, 0});
 }
 
@@ -477,7 +477,7 @@ TEST_CASE("an exception in one block of a large selection reaches the caller", "
 
 TEST_CASE("pad widths and repeat counts near INT64_MAX are checked", "[select][errors]") {
   const index_t top = std::numeric_limits<index_t>::max();
-  const Tensor<int> small{1, 2, 3};
+  const Tensor<int> small = Tensor<int>::of({1, 2, 3});
   strata::test::check_error<strata::ShapeError>(
       [&] {
         (void)strata::pad(small, {{top - 1, 0}}, PadMode::constant);

@@ -2,6 +2,7 @@
 #include "strata/tensor/algorithms.hpp"
 
 #include "strata/tensor/generators.hpp"
+#include "strata/tensor/sparse.hpp"
 #include "threads.hpp"
 
 #include <catch2/catch.hpp>
@@ -26,24 +27,24 @@ TEST_CASE("map and zip_with build new dense tensors", "[tensor]") {
         std::vector<int>{0, 2, 4, 6, 8, 10});
   CHECK(strata::map(t.transpose(), [](int x) { return x + 0.5; }).to_vector() ==
         std::vector<double>{0.5, 3.5, 1.5, 4.5, 2.5, 5.5});
-  const auto sum = strata::zip_with(t, Tensor<int>{10, 20}.unsqueeze(1), std::plus<>{});
+  const auto sum = strata::zip_with(t, Tensor<int>::of({10, 20}).unsqueeze(1), std::plus<>{});
   CHECK(sum.shape() == Index{2, 3});
   CHECK(sum.to_vector() == std::vector<int>{10, 11, 12, 23, 24, 25});
-  const auto outer = strata::zip_with(Tensor<int>{1, 2}.unsqueeze(1), Tensor<int>{1, 10, 100},
+  const auto outer = strata::zip_with(Tensor<int>::of({1, 2}).unsqueeze(1), Tensor<int>::of({1, 10, 100}),
                                       std::multiplies<>{});
   CHECK(outer.to_vector() == std::vector<int>{1, 10, 100, 2, 20, 200});
-  CHECK_THROWS_AS(strata::zip_with(t, Tensor<int>{1, 2}, std::plus<>{}), strata::BroadcastError);
-  CHECK_THROWS_WITH(strata::zip_with(t, Tensor<int>{1, 2}, std::plus<>{}),
+  CHECK_THROWS_AS(strata::zip_with(t, Tensor<int>::of({1, 2}), std::plus<>{}), strata::BroadcastError);
+  CHECK_THROWS_WITH(strata::zip_with(t, Tensor<int>::of({1, 2}), std::plus<>{}),
                     Contains("zip_with: ") && Contains("[2 3]") && Contains("[2]"));
 }
 
 TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
   Tensor<int> out(Index{2, 3});
   const Tensor<int> a{{0, 1, 2}, {3, 4, 5}};
-  strata::zip_with_into(out, a, Tensor<int>{10, 20, 30}, std::plus<>{});
+  strata::zip_with_into(out, a, Tensor<int>::of({10, 20, 30}), std::plus<>{});
   CHECK(out.to_vector() == std::vector<int>{10, 21, 32, 13, 24, 35});
   auto column = out.select({strata::all, 0});
-  strata::zip_with_into(column, Tensor<int>{1, 2}, Tensor<int>{100}, std::multiplies<>{});
+  strata::zip_with_into(column, Tensor<int>::of({1, 2}), Tensor<int>::of({100}), std::multiplies<>{});
   CHECK(out.to_vector() == std::vector<int>{100, 21, 32, 200, 24, 35});
   const auto before = out.to_vector();
   CHECK_THROWS_AS(strata::zip_with_into(out, a, Tensor<int>(Index{2, 2}), std::plus<>{}),
@@ -51,9 +52,9 @@ TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
   CHECK_THROWS_WITH(strata::zip_with_into(out, a, Tensor<int>(Index{2, 2}), std::plus<>{}),
                     Contains("zip_with: ") && Contains("[2 2]"));
   SECTION("an output that overlaps an input reads the input first") {
-    Tensor<int> v{1, 2, 3, 4};
+    Tensor<int> v = Tensor<int>::of({1, 2, 3, 4});
     auto head = v.select({strata::Range{1}});
-    strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>{10}, std::plus<>{});
+    strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>::of({10}), std::plus<>{});
     CHECK(v.to_vector() == std::vector<int>{1, 11, 12, 13});
   }
   auto aliased = out.select({0}).broadcast({2, 3});
@@ -146,11 +147,11 @@ TEST_CASE("the 8-lane float sum agrees with a double-precision loop on random ro
 TEST_CASE("allclose treats equal infinities as close and NaN as never close", "[tensor]") {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  CHECK(strata::allclose(Tensor<double>{inf, -inf, 1.0}, Tensor<double>{inf, -inf, 1.0}));
-  CHECK_FALSE(strata::allclose(Tensor<double>{inf}, Tensor<double>{-inf}));
-  CHECK_FALSE(strata::allclose(Tensor<double>{inf}, Tensor<double>{1e308}));
-  CHECK_FALSE(strata::allclose(Tensor<double>{nan}, Tensor<double>{nan}));
-  CHECK(strata::allclose(Tensor<float>{1.0F, 2.0F}, Tensor<double>{1.0, 2.0}));
+  CHECK(strata::allclose(Tensor<double>::of({inf, -inf, 1.0}), Tensor<double>::of({inf, -inf, 1.0})));
+  CHECK_FALSE(strata::allclose(Tensor<double>::of({inf}), Tensor<double>::of({-inf})));
+  CHECK_FALSE(strata::allclose(Tensor<double>::of({inf}), Tensor<double>::of({1e308})));
+  CHECK_FALSE(strata::allclose(Tensor<double>::of({nan}), Tensor<double>::of({nan})));
+  CHECK(strata::allclose(Tensor<float>::of({1.0F, 2.0F}), Tensor<double>::of({1.0, 2.0})));
 }
 
 TEST_CASE("exceptions thrown by callbacks under par reach the caller", "[tensor][errors]") {
@@ -204,6 +205,15 @@ TEST_CASE("algorithms use a user buffer from one thread only", "[tensor][paralle
       CHECK(out.copy(strata::Parallel{1}).at({399, 499}) == 1);
       CHECK(source.thread_count() == 1);
       CHECK(sink.thread_count() == 1);
+      // A sparse destination above the grain: written from one thread (TSan checks), right.
+      auto sparse = strata::sparse<int>({400, 500});
+      strata::zip_with_into(sparse, t, t, std::plus<>{}, strata::Parallel{1});
+      CHECK(sparse.at({399, 499}) == 2);
+      sparse.fill(0, strata::Parallel{1});
+      sparse.select({strata::Range{0, 200}}).assign(t.select({strata::Range{200, 400}}),
+                                                    strata::Parallel{1});
+      CHECK(sparse.at({199, 0}) == 1);
+      CHECK(sparse.at({200, 0}) == 0);
     });
   }
 }

@@ -25,12 +25,12 @@ TEST_CASE("a jagged tensor stores rows one after another", "[tensor][jagged]") {
         std::vector<index_t>{0, 3, 3, 5});
   CHECK(j.at({0, 2}) == 3);
   CHECK(j.at({2, 0}) == 4);
-  CHECK(j.piece(2) == Tensor<int>{4, 5});
+  CHECK(j.piece(2) == Tensor<int>::of({4, 5}));
   CHECK(j.piece(1).size() == 0);
   SECTION("a row is a Tensor view sharing the buffer") {
-    j.piece(0).reverse().assign(Tensor<int>{7, 8, 9});
+    j.piece(0).reverse().assign(Tensor<int>::of({7, 8, 9}));
     CHECK(j.at({0, 0}) == 9);
-    CHECK(j.values() == Tensor<int>{9, 8, 7, 4, 5});
+    CHECK(j.values() == Tensor<int>::of({9, 8, 7, 4, 5}));
   }
   SECTION("writes by jagged index") {
     j.at({2, 1}) = 50;
@@ -66,9 +66,9 @@ TEST_CASE("rows that are jagged themselves: smooth pieces in storage order", "[t
   CHECK(std::vector<index_t>(j.offsets().begin(), j.offsets().end()) ==
         std::vector<index_t>{0, 3, 6});
   CHECK(j.n_pieces() == 3);
-  CHECK(j.piece(1) == Tensor<int>{2});
+  CHECK(j.piece(1) == Tensor<int>::of({2}));
   CHECK(j.piece_index(2) == Index{1, 0});
-  CHECK(j.piece(2) == Tensor<int>{3, 4, 5});
+  CHECK(j.piece(2) == Tensor<int>::of({3, 4, 5}));
   CHECK(j.dense_shape() == Index{2, 2, 3});
   const Tensor<int> dense = j.to_dense(-1);
   CHECK(dense == Tensor<int>{{{0, 1, -1}, {2, -1, -1}}, {{3, 4, 5}, {-1, -1, -1}}});
@@ -193,7 +193,7 @@ TEST_CASE("JaggedTensor rejects bad input and stays unchanged", "[tensor][jagged
       "JaggedTensor::from_dense", "[2 1]");
   check_error<strata::IndexError>([&] { (void)j.at({0, 1}); }, "position", "[0 1]");
   check_error<strata::IndexError>([&] { (void)j.piece(2); }, "piece", "piece 2");
-  CHECK(j.values() == Tensor<int>{1, 2, 3});
+  CHECK(j.values() == Tensor<int>::of({1, 2, 3}));
 }
 
 TEST_CASE("JaggedTensor reads a user buffer from one thread only", "[tensor][jagged][parallel]") {

@@ -42,7 +42,7 @@ TEST_CASE("a tiled tensor reads by logical index and hands out tiles", "[tensor]
     CHECK(corner.shape() == Index{1, 1});
     CHECK(corner(0, 0) == 46);
     const Tensor<int> edge = tiled.piece(2);  // rows 0-1, column 6
-    CHECK(edge == Tensor<int>{6, 16}.reshape({2, 1}));
+    CHECK(edge == Tensor<int>::of({6, 16}).reshape({2, 1}));
     tiled.piece(4).fill(-1);
     CHECK(tiled.at({2, 3}) == -1);
     CHECK(tiled.at({3, 5}) == -1);

@@ -10,9 +10,9 @@ using strata::to_string;
 
 TEST_CASE("tensors print as NumPy prints them", "[tensor]") {
   CHECK(to_string(Tensor<int>{{0, 1}, {2, 3}}) == "[[0 1]\n [2 3]]");
-  CHECK(to_string(Tensor<int>{1, -20, 300}) == "[  1 -20 300]");
-  CHECK(to_string(Tensor<double>{0.5, 1, 2}) == "[0.5 1.  2. ]");
-  CHECK(to_string(Tensor<double>{1e-5, 1}) == "[1.e-05 1.e+00]");
+  CHECK(to_string(Tensor<int>::of({1, -20, 300})) == "[  1 -20 300]");
+  CHECK(to_string(Tensor<double>::of({0.5, 1, 2})) == "[0.5 1.  2. ]");
+  CHECK(to_string(Tensor<double>::of({1e-5, 1})) == "[1.e-05 1.e+00]");
   CHECK(to_string(Tensor<float>{{0, 1, 2}, {3, 4, 5}}) == "[[0. 1. 2.]\n [3. 4. 5.]]");
   CHECK(to_string(Tensor<int>{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}}) ==
         "[[[0 1]\n  [2 3]]\n\n [[4 5]\n  [6 7]]]");
@@ -33,10 +33,10 @@ TEST_CASE("tensors print as NumPy prints them", "[tensor]") {
 
 TEST_CASE("printing switches to scientific notation where NumPy does", "[tensor][print]") {
   // np.array([1, 2000.]) prints [1.e+00 2.e+03]: the magnitudes differ by more than 1000.
-  CHECK(to_string(Tensor<double>{1, 2000}) == "[1.e+00 2.e+03]");
-  CHECK(to_string(Tensor<double>{1, 1000}) == "[   1. 1000.]");
-  CHECK(to_string(Tensor<double>{1.5, 2000}) == "[1.5e+00 2.0e+03]");
-  CHECK(to_string(Tensor<double>{1e8, 1}) == "[1.e+08 1.e+00]");
-  CHECK(to_string(Tensor<double>{1.5, 2000, 1e-100}) == "[1.5e+000 2.0e+003 1.0e-100]");
-  CHECK(to_string(Tensor<double>{0.00001, 0}) == "[1.e-05 0.e+00]");
+  CHECK(to_string(Tensor<double>::of({1, 2000})) == "[1.e+00 2.e+03]");
+  CHECK(to_string(Tensor<double>::of({1, 1000})) == "[   1. 1000.]");
+  CHECK(to_string(Tensor<double>::of({1.5, 2000})) == "[1.5e+00 2.0e+03]");
+  CHECK(to_string(Tensor<double>::of({1e8, 1})) == "[1.e+08 1.e+00]");
+  CHECK(to_string(Tensor<double>::of({1.5, 2000, 1e-100})) == "[1.5e+000 2.0e+003 1.0e-100]");
+  CHECK(to_string(Tensor<double>::of({0.00001, 0})) == "[1.e-05 0.e+00]");
 }

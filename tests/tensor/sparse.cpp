@@ -35,7 +35,7 @@ TEST_CASE("sparse tensors store only what is written", "[tensor]") {
     s.select({strata::all, 7}).fill(1.0);
     CHECK(s.buffer().get<strata::SparseBuffer<double>>()->nnz() == 1002);
   }
-  CHECK_THROWS_AS(strata::nonzeros(Tensor<double>{1, 2}), strata::LayoutError);
+  CHECK_THROWS_AS(strata::nonzeros(Tensor<double>::of({1, 2})), strata::LayoutError);
 }
 
 TEST_CASE("sparse equals dense on random views", "[tensor][property]") {

@@ -22,9 +22,15 @@ TEST_CASE("Tensor is built from shapes, nested lists, vectors and caller memory"
   const Tensor<float> zeros(Index{2, 3});
   CHECK(zeros.shape() == Index{2, 3});
   CHECK(zeros.to_vector() == F(6, 0.0F));
-  const Tensor<float> v{2, 3};  // the vector [2 3], as np.array([2, 3])
+  const Tensor<float> v = Tensor<float>::of({2, 3});  // the vector [2 3], as np.array([2, 3])
   CHECK(v.shape() == Index{2});
   CHECK(v.to_vector() == F{2, 3});
+  // A braced list given to the constructor is a shape (np.zeros((2, 3))), never values.
+  const Tensor<float> shaped({2, 3});
+  CHECK(shaped.shape() == Index{2, 3});
+  CHECK(shaped.to_vector() == F(6, 0.0F));
+  static_assert(!std::is_constructible_v<Tensor<float>, int, int>);  // Tensor<float>{2, 3}
+  static_assert(!std::is_constructible_v<Tensor<float>, int>);       // Tensor<float>{7}
   const Tensor<float> m{{1, 2, 3}, {4, 5, 6}};
   CHECK(m.shape() == Index{2, 3});
   CHECK(m(1, 0) == 4.0F);
@@ -77,14 +83,14 @@ TEST_CASE("copy is dense and independent", "[tensor]") {
 
 TEST_CASE("assign broadcasts with NumPy's rules", "[tensor]") {
   Tensor<int> t(Index{2, 3});
-  t.assign(Tensor<int>{1, 2, 3});
+  t.assign(Tensor<int>::of({1, 2, 3}));
   CHECK(t.to_vector() == std::vector<int>{1, 2, 3, 1, 2, 3});
-  t.select({all, 0}).assign(Tensor<int>{9});
+  t.select({all, 0}).assign(Tensor<int>::of({9}));
   CHECK(t.to_vector() == std::vector<int>{9, 2, 3, 9, 2, 3});
-  t.assign(Tensor<int>{5, 6}.unsqueeze(1));
+  t.assign(Tensor<int>::of({5, 6}).unsqueeze(1));
   CHECK(t.to_vector() == std::vector<int>{5, 5, 5, 6, 6, 6});
   SECTION("an overlapping source is read before it is overwritten") {
-    Tensor<int> v{1, 2, 3, 4};
+    Tensor<int> v = Tensor<int>::of({1, 2, 3, 4});
     v.assign(v.reverse());
     CHECK(v.to_vector() == std::vector<int>{4, 3, 2, 1});
   }
@@ -97,7 +103,7 @@ TEST_CASE("assign broadcasts with NumPy's rules", "[tensor]") {
 TEST_CASE("bad input to tensors is rejected and changes nothing", "[tensor][errors]") {
   Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
   const std::vector<int> before = t.to_vector();
-  check_error<strata::BroadcastError>([&] { t.assign(Tensor<int>{1, 2}); }, "assign", "[2]");
+  check_error<strata::BroadcastError>([&] { t.assign(Tensor<int>::of({1, 2})); }, "assign", "[2]");
   check_error<strata::BroadcastError>(
       [&] {
         t.assign(Tensor<int>(Index{3, 3}));
@@ -110,7 +116,7 @@ TEST_CASE("bad input to tensors is rejected and changes nothing", "[tensor][erro
       "fill", "broadcast view");
   check_error<strata::LayoutError>(
       [&] {
-        t.select({0}).broadcast({2, 3}).assign(Tensor<int>{1});
+        t.select({0}).broadcast({2, 3}).assign(Tensor<int>::of({1}));
       },
       "assign", "broadcast view");
   check_error<strata::LayoutError>(
@@ -179,7 +185,7 @@ TEST_CASE("element references stay valid and support compound assignment", "[ten
   auto r = t.select({0})(1);
   r = 50;
   CHECK(t(0, 1) == 50);
-  auto alone = Tensor<int>{7, 8, 9}(1);  // the temporary was the buffer's only owner
+  auto alone = Tensor<int>::of({7, 8, 9})(1);  // the temporary was the buffer's only owner
   alone += 2;
   CHECK(static_cast<int>(alone) == 10);
   t(1, 2) += 10;
@@ -208,8 +214,8 @@ TEST_CASE("element references stay valid and support compound assignment", "[ten
 
 TEST_CASE("assigning to a temporary view writes through it; a named tensor rebinds",
           "[tensor][assign]") {
-  Tensor<int> w{0, 0, 0, 0};
-  const Tensor<int> u{1, 2, 3, 4};
+  Tensor<int> w = Tensor<int>::of({0, 0, 0, 0});
+  const Tensor<int> u = Tensor<int>::of({1, 2, 3, 4});
   w.select({Range{1, 3}}) = u.select({Range{1, 3}});  // NumPy's w[1:3] = u[1:3]
   CHECK(w.to_vector() == std::vector<int>{0, 2, 3, 0});
   w.select({Range{0, 1}}) = 9;  // w[0:1] = 9
@@ -229,7 +235,7 @@ TEST_CASE("writes through views whose indices share addresses are rejected", "[t
   const std::vector<int> before = t.to_vector();
   const auto repeated = t.select({std::vector<index_t>{0, 0}});
   CHECK(repeated.dims().aliases());
-  check_error<strata::LayoutError>([&] { auto v = repeated; v.assign(Tensor<int>{7, 8, 9}); },
+  check_error<strata::LayoutError>([&] { auto v = repeated; v.assign(Tensor<int>::of({7, 8, 9})); },
                                    "assign", "repeated index-array entries");
   check_error<strata::LayoutError>([&] { auto v = repeated; v(1, 1) = 3; }, "write",
                                    "repeated index-array entries");

@@ -3,7 +3,9 @@
 
 #include "strata/layout/dimensions.hpp"
 
+#include <span>
 #include <utility>
+#include <vector>
 
 namespace strata {
 
@@ -27,5 +29,14 @@ namespace strata {
 /// // d and s are both {shape [20] strides [1] offset 0}
 /// @endcode
 std::pair<Dimensions, Dimensions> reduce_jointly(const Dimensions& dst, const Dimensions& src);
+
+/// reduce_jointly() of any number of maps of one shape: the first is the destination (its
+/// strides order the axes); an axis is flipped when it runs backwards in every map, and
+/// adjacent axes merge where every map allows it. Expression evaluation reduces the
+/// destination and all its sources this way.
+/// @param maps the maps, all of one shape (the destination first)
+/// @return the reduced maps, in the same order
+/// @throws ShapeError when the shapes differ
+std::vector<Dimensions> reduce_jointly(std::span<const Dimensions> maps);
 
 }  // namespace strata

@@ -275,14 +275,17 @@ class ElementRef {
 /// @code
 /// strata::Tensor<float> t{{0, 1, 2}, {3, 4, 5}};    // 2x3, like np.array
 /// auto col = t.select({strata::all, 1});             // [1 4], shares t's buffer
-/// col.assign(strata::Tensor<float>{7});              // broadcast 7 into the column
+/// col.assign(strata::Tensor<float>::of({7}));        // broadcast 7 into the column
 /// t.select({0}) = t.select({1});                     // t[0] = t[1]: writes through
 /// t(1, 1) += 1;                                      // 8
 /// @endcode
 ///
-/// Note: `Tensor<float>({2, 3})` is the vector [2 3], as `np.array([2, 3])`; a tensor of zeros
-/// of shape 2x3 is `Tensor<float>(strata::Index{2, 3})`. Nested lists whose innermost lists have
-/// one element (`{{1}, {2}}`) are ambiguous in C++; write `Tensor<int>{1, 2}.unsqueeze(1)`.
+/// Construction never guesses: `Tensor<float>({h, w})` (or `Tensor<float>(Index{h, w})`) is a
+/// zero h x w tensor, as NumPy's `np.zeros((h, w))` and xtensor's and Eigen's constructors;
+/// values are spelled `Tensor<float>::of({1, 2, 3})` (a vector) or with nested lists,
+/// `Tensor<float>{{1, 2}, {3, 4}}`; `Tensor<float>{2, 3}` does not compile. Nested lists whose
+/// innermost lists have one element (`{{1}, {2}}`) are ambiguous in C++; write
+/// `Tensor<int>::of({1, 2}).unsqueeze(1)`.
 /// @tparam T the element type; `const T` for a read-only tensor
 template <class T>
 class Tensor {
@@ -297,24 +300,16 @@ class Tensor {
   /// A rank-0 tensor holding one value-initialised element.
   Tensor() : Tensor(Index{}) {}
 
-  /// A dense, row-major tensor of value-initialised elements (zeros).
-  /// @param shape the extents
-  /// @throws ShapeError for a negative extent or a size that overflows
-  explicit Tensor(const Index& shape) : Tensor(IndexSpan(shape)) {}
 
-  /// A dense, row-major tensor of value-initialised elements (zeros).
+  /// A dense, row-major tensor of value-initialised elements (zeros) of a shape:
+  /// `Tensor<float>({h, w})` is an h x w matrix, as `np.zeros((h, w))` (values are spelled
+  /// `Tensor<float>::of({1, 2, 3})` or with nested lists).
   /// @param shape the extents
   /// @throws ShapeError for a negative extent or a size that overflows
   explicit Tensor(IndexSpan shape)
       : dims_(shape),
         buffer_(DenseBuffer<value_type>(checked_size(shape, "Tensor"))),
         data_(buffer_.data()) {}
-
-  /// A vector from a list, as `np.array([...])`.
-  /// @param values the elements
-  Tensor(std::initializer_list<value_type> values)
-      : Tensor(
-            from_vector(std::vector<value_type>(values), {static_cast<index_t>(values.size())})) {}
 
   /// A matrix from nested lists, as `np.array([[...], ...])`.
   /// @param rows the rows, all of one length
@@ -371,6 +366,14 @@ class Tensor {
   /// @param value the value
   /// @throws LayoutError as fill(); nothing is written then
   void operator=(const value_type& value) && requires(!std::is_const_v<T>) { fill(value); }
+
+  /// A vector of values, as `np.array([1, 2, 3])`: `Tensor<float>::of({1, 2, 3})`. (A braced
+  /// list given to the constructor is a shape, never values: `Tensor<float>({2, 3})` is 2x3.)
+  /// @param values the elements
+  /// @return the rank-1 tensor
+  static Tensor of(std::initializer_list<value_type> values) {
+    return from_vector(std::vector<value_type>(values), {static_cast<index_t>(values.size())});
+  }
 
   /// A dense row-major tensor that takes the values of a vector.
   /// @param values the elements in row-major order

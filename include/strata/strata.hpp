@@ -30,6 +30,7 @@
 #include "strata/shape/shape_fwd.hpp"
 #include "strata/shape/shapes.hpp"
 #include "strata/shape/smooth.hpp"
+#include "strata/expr/expr.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/copy_kernels.hpp"
 #include "strata/tensor/for_each_indexed.hpp"

@@ -4,6 +4,7 @@
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -14,18 +15,25 @@
 namespace strata {
 
 namespace detail {
-/// std::allocator with 64-byte alignment (cache lines, AVX-512 loads).
-template <class T>
-struct AlignedAllocator {
-  using value_type = T;
-  static constexpr std::align_val_t alignment{64};
-  AlignedAllocator() = default;
-  template <class U>
-  explicit AlignedAllocator(const AlignedAllocator<U>& /*other*/) noexcept {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), alignment)); }
-  void deallocate(T* p, std::size_t /*n*/) noexcept { ::operator delete(p, alignment); }
-  friend bool operator==(const AlignedAllocator&, const AlignedAllocator&) noexcept { return true; }
+/// Frees an array allocated with 64-byte alignment.
+struct AlignedDelete {
+  std::size_t size = 0;
+  template <class T>
+  void operator()(T* p) const noexcept {
+    std::destroy_n(p, size);
+    ::operator delete (static_cast<void*>(p), std::align_val_t{64});
+  }
 };
+/// @p size value-initialised elements, 64-byte aligned (cache lines, AVX-512 loads).
+template <class T>
+std::unique_ptr<T[], AlignedDelete> aligned_array(std::size_t size) {
+  if (size == 0) {
+    return std::unique_ptr<T[], AlignedDelete>(nullptr, AlignedDelete{0});
+  }
+  T* p = static_cast<T*>(::operator new (size * sizeof(T), std::align_val_t{64}));
+  std::uninitialized_value_construct_n(p, size);
+  return std::unique_ptr<T[], AlignedDelete>(p, AlignedDelete{size});
+}
 }  // namespace detail
 
 /// A contiguous array of `T`: owning and 64-byte aligned, or a view of memory the caller owns.
@@ -37,9 +45,6 @@ struct AlignedAllocator {
 /// @endcode
 template <class T>
 class DenseBuffer {
-  static_assert(!std::is_same_v<T, bool>,
-                "DenseBuffer<bool> is not contiguous (std::vector<bool>); use std::uint8_t");
-
  public:
   /// The element type.
   using value_type = T;
@@ -48,14 +53,16 @@ class DenseBuffer {
   /// @param size the number of elements, >= 0
   /// @throws ShapeError for a negative size; std::bad_alloc when memory runs out
   explicit DenseBuffer(index_t size = 0)
-      : owned_(checked(size)), data_(owned_.data()), size_(size) {}
+      : owned_(detail::aligned_array<T>(checked(size))), data_(owned_.get()), size_(size) {}
 
   /// An owning buffer holding a copy of @p values.
   /// @param values the elements
   explicit DenseBuffer(const std::vector<T>& values)
-      : owned_(values.begin(), values.end()),
-        data_(owned_.data()),
-        size_(static_cast<index_t>(values.size())) {}
+      : owned_(detail::aligned_array<T>(values.size())),
+        data_(owned_.get()),
+        size_(static_cast<index_t>(values.size())) {
+    std::copy(values.begin(), values.end(), data_);
+  }
 
   /// A buffer over memory the caller owns and keeps alive; nothing is copied.
   /// @param data the first element
@@ -112,7 +119,7 @@ class DenseBuffer {
   [[nodiscard]] const T* data() const noexcept { return data_; }
   /// Whether the buffer owns its memory.
   /// @return false for a wrapping buffer
-  [[nodiscard]] bool owns() const noexcept { return !owned_.empty() || size_ == 0; }
+  [[nodiscard]] bool owns() const noexcept { return owned_ != nullptr || size_ == 0; }
 
  private:
   static std::size_t checked(index_t size) {
@@ -122,7 +129,7 @@ class DenseBuffer {
     return static_cast<std::size_t>(size);
   }
 
-  std::vector<T, detail::AlignedAllocator<T>> owned_;
+  std::unique_ptr<T[], detail::AlignedDelete> owned_;
   T* data_ = nullptr;
   index_t size_ = 0;
 };

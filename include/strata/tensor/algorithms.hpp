@@ -20,6 +20,13 @@ namespace strata {
 
 namespace detail {
 
+/// Every axis of a tensor of rank @p rank: 0, 1, ..., rank - 1.
+inline Index all_axes(int rank) {
+  Index axes(static_cast<std::size_t>(rank));
+  std::iota(axes.begin(), axes.end(), index_t{0});
+  return axes;
+}
+
 /// Reads through a buffer: the raw array when there is one. @p T may be const.
 template <class T>
 struct Reader {
@@ -75,9 +82,8 @@ auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
 /// @throws BroadcastError when a, b and dst do not broadcast to dst's shape; LayoutError when
 ///         dst cannot be written. Nothing is written then.
 template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
-requires(!std::is_const_v<V>)
-void zip_with_into(Tensor<V>&& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
-                   const P& policy = P{}) {
+requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T>& a,
+                                                 const Tensor<U>& b, F&& f, const P& policy = P{}) {
   const Index shape = dst.shape();
   if (broadcast_shapes(broadcast_shapes(a.shape(), b.shape(), "zip_with"), shape, "zip_with") !=
       shape) {
@@ -147,9 +153,8 @@ void zip_with_into(Tensor<V>&& dst, const Tensor<T>& a, const Tensor<U>& b, F&& 
 
 /// @copydoc zip_with_into(Tensor<V>&&, const Tensor<T>&, const Tensor<U>&, F&&, const P&)
 template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
-requires(!std::is_const_v<V>)
-void zip_with_into(Tensor<V>& dst, const Tensor<T>& a, const Tensor<U>& b, F&& f,
-                   const P& policy = P{}) {
+requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>& dst, const Tensor<T>& a,
+                                                 const Tensor<U>& b, F&& f, const P& policy = P{}) {
   zip_with_into(std::move(dst), a, b, std::forward<F>(f), policy);
 }
 
@@ -369,6 +374,111 @@ Tensor<V> max(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
       t, axes, bottom, [](V a, V b) { return a < b ? b : a; }, keepdims);
 }
 
+/// Sum of every element (`np.sum(t)`): a value, deterministic for any thread count.
+/// @param t the input
+/// @return the sum
+template <class T, class V = std::remove_const_t<T>>
+V sum(const Tensor<T>& t) {
+  return sum(t, detail::all_axes(t.rank()))();
+}
+/// Sum along one axis (`np.sum(t, axis)`).
+/// @param t the input
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the sums
+/// @throws IndexError when the axis does not exist
+template <class T, std::integral A, class V = std::remove_const_t<T>>
+Tensor<V> sum(const Tensor<T>& t, A axis, bool keepdims = false) {
+  return sum(t, {static_cast<index_t>(axis)}, keepdims);
+}
+/// Product of every element (`np.prod(t)`).
+/// @param t the input
+/// @return the product
+template <class T, class V = std::remove_const_t<T>>
+V prod(const Tensor<T>& t) {
+  return prod(t, detail::all_axes(t.rank()))();
+}
+/// Product along one axis.
+/// @param t the input
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the products
+/// @throws IndexError when the axis does not exist
+template <class T, std::integral A, class V = std::remove_const_t<T>>
+Tensor<V> prod(const Tensor<T>& t, A axis, bool keepdims = false) {
+  return prod(t, {static_cast<index_t>(axis)}, keepdims);
+}
+/// The smallest element (`np.min(t)`).
+/// @param t the input, not empty
+/// @return the minimum
+/// @throws ShapeError for an empty tensor (as NumPy, which has no identity for it)
+template <class T, class V = std::remove_const_t<T>>
+V min(const Tensor<T>& t) {
+  if (t.size() == 0) {
+    detail::fail<ShapeError>("min", "an empty tensor (shape ", to_string(t.shape()),
+                             ") has no minimum");
+  }
+  return min(t, detail::all_axes(t.rank()))();
+}
+/// The smallest elements along one axis.
+/// @param t the input
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the minima
+/// @throws IndexError when the axis does not exist
+template <class T, std::integral A, class V = std::remove_const_t<T>>
+Tensor<V> min(const Tensor<T>& t, A axis, bool keepdims = false) {
+  return min(t, {static_cast<index_t>(axis)}, keepdims);
+}
+/// The largest element (`np.max(t)`).
+/// @param t the input, not empty
+/// @return the maximum
+/// @throws ShapeError for an empty tensor
+template <class T, class V = std::remove_const_t<T>>
+V max(const Tensor<T>& t) {
+  if (t.size() == 0) {
+    detail::fail<ShapeError>("max", "an empty tensor (shape ", to_string(t.shape()),
+                             ") has no maximum");
+  }
+  return max(t, detail::all_axes(t.rank()))();
+}
+/// The largest elements along one axis.
+/// @param t the input
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the maxima
+/// @throws IndexError when the axis does not exist
+template <class T, std::integral A, class V = std::remove_const_t<T>>
+Tensor<V> max(const Tensor<T>& t, A axis, bool keepdims = false) {
+  return max(t, {static_cast<index_t>(axis)}, keepdims);
+}
+/// The mean of every element (`np.mean(t)`), computed in double for integers.
+/// @param t the input
+/// @return the mean (NaN for an empty tensor, as NumPy)
+template <class T, class V = std::remove_const_t<T>>
+auto mean(const Tensor<T>& t) {
+  using R = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+  if constexpr (std::is_same_v<R, V>) {
+    return static_cast<R>(sum(t) / static_cast<R>(t.size()));
+  } else {
+    return static_cast<R>(sum(map(t, [](V x) { return static_cast<R>(x); }))) /
+           static_cast<R>(t.size());
+  }
+}
+/// Whether two tensors have the same shape and the same elements (`np.array_equal`).
+/// @param a, b the tensors
+/// @return true when equal
+template <class T, class U>
+bool array_equal(const Tensor<T>& a, const Tensor<U>& b) {
+  if (a.shape() != b.shape()) {
+    return false;
+  }
+  const auto x = a.to_vector();
+  const auto y = b.to_vector();
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                    [](const auto& p, const auto& q) { return p == q; });
+}
+
 /// Whether two tensors of broadcastable shapes are equal within tolerances, as `np.allclose`:
 /// `|a - b| <= atol + rtol * |b|` everywhere; equal infinities are close, NaNs never are
 /// (NumPy's `equal_nan=False`).
@@ -429,8 +539,8 @@ void for_each(const P& policy, const Tensor<T>& t, F&& f) {
 /// @throws BroadcastError when src does not broadcast to dst; LayoutError when dst cannot be
 ///         written
 template <ExecutionPolicy P, class T, class U, class F>
-requires(!std::is_const_v<U>)
-void transform(const P& policy, const Tensor<T>& src, Tensor<U>& dst, F&& f) {
+requires(!std::is_const_v<U>) void transform(const P& policy, const Tensor<T>& src, Tensor<U>& dst,
+                                             F&& f) {
   dst.assign(map(src, std::forward<F>(f), policy), policy);
 }
 

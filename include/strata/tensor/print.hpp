@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -22,6 +23,22 @@ struct PrintOptions {
 };
 
 namespace detail {
+
+/// The fewest digits after the point (fixed, or of the mantissa in scientific notation) that
+/// print @p value so it reads back as the same T (NumPy's shortest round-trip repr), at most
+/// @p precision.
+template <class T>
+int round_trip_digits(T value, int precision, bool scientific) {
+  char text[64];
+  for (int digits = 0; digits < precision; ++digits) {
+    std::snprintf(text, sizeof text, scientific ? "%.*e" : "%.*f", digits,
+                  static_cast<double>(value));
+    if (static_cast<T>(std::strtod(text, nullptr)) == value) {
+      return digits;
+    }
+  }
+  return precision;
+}
 
 /// Formats floating-point values as NumPy's default: shortest digits up to the precision,
 /// a trailing '.' for integral values, fractions padded so the points line up. Like NumPy, it
@@ -41,8 +58,7 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
       any = true;
     }
   }
-  const bool scientific =
-      any && (largest >= 1e8 || smallest < 1e-4 || largest / smallest > 1000.0);
+  const bool scientific = any && (largest >= 1e8 || smallest < 1e-4 || largest / smallest > 1000.0);
   std::vector<std::string> whole(values.size());
   std::vector<std::string> fraction(values.size());
   std::size_t fraction_width = 0;
@@ -57,15 +73,10 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
       if (!std::isfinite(v)) {
         continue;
       }
+      digits = std::max(digits, round_trip_digits(value, precision, true));
       std::snprintf(text, sizeof text, "%.*e", precision, v);
       const std::string s = text;
       const auto e = s.find('e');
-      auto last = e;
-      while (s[last - 1] == '0') {
-        --last;
-      }
-      const auto dot = s.find('.');
-      digits = std::max(digits, static_cast<int>(last - dot - 1));
       exponent_width = std::max(exponent_width, s.size() - e - 2);  // digits after "e+"
     }
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -101,8 +112,11 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
     } else if (std::isinf(v)) {
       whole[i] = v < 0 ? "-inf" : "inf";
     } else {
-      std::snprintf(text, sizeof text, "%.*f", precision, v);
+      std::snprintf(text, sizeof text, "%.*f", round_trip_digits(values[i], precision, false), v);
       std::string s = text;
+      if (s.find('.') == std::string::npos) {
+        s += '.';
+      }
       while (s.back() == '0') {
         s.pop_back();
       }
@@ -126,7 +140,18 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
 
 template <class T>
 std::vector<std::string> format_values(const std::vector<T>& values, int precision) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_same_v<T, bool>) {
+    // NumPy: right-aligned True / False.
+    std::vector<std::string> out;
+    bool any_false = false;
+    for (const bool v : values) {
+      any_false = any_false || !v;
+    }
+    for (const bool v : values) {
+      out.emplace_back(v ? (any_false ? " True" : "True") : "False");
+    }
+    return out;
+  } else if constexpr (std::is_floating_point_v<T>) {
     return format_floats(values, precision);
   } else {
     std::vector<std::string> out;

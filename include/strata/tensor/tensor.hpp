@@ -11,6 +11,7 @@
 #include "strata/shape/index_range.hpp"
 #include "strata/shape/smooth.hpp"
 #include "strata/tensor/copy_kernels.hpp"
+#include "strata/tensor/expression_fwd.hpp"
 #include "strata/tensor/frame.hpp"
 
 #include <algorithm>
@@ -362,6 +363,35 @@ class Tensor {
   /// @param src the values
   /// @throws BroadcastError, LayoutError as assign(); nothing is written then
   void operator=(const Tensor<const T>& src) && requires(!std::is_const_v<T>) { assign(src); }
+  /// A new dense tensor holding a lazy expression's values: `Tensor<float> c = a + 2 * b;`
+  /// (evaluated in one pass, converted to T).
+  /// @param e the expression (strata/expr/)
+  /// @throws what evaluating it throws
+  template <Expression E>
+  // NOLINTNEXTLINE(google-explicit-constructor): an expression becomes a tensor when stored.
+  Tensor(const E& e) : Tensor(detail::evaluated_expression<value_type>(e)) {}
+
+  /// Writes a lazy expression into this tensor's elements, broadcasting it (NumPy's
+  /// `t[...] = expr`): `v = u + a * (w - u)`. An expression is written, never bound; sources
+  /// that overlap this tensor are read before it is written (element-wise in place needs no
+  /// copy).
+  /// @param e the expression
+  /// @return this tensor
+  /// @throws BroadcastError when the expression's shape does not broadcast to this shape;
+  ///         LayoutError when this tensor cannot be written. Nothing is written then.
+  template <Expression E>
+  Tensor& operator=(const E& e) & requires(!std::is_const_v<T>) {
+    detail::evaluate_expression(*this, e);
+    return *this;
+  }
+  /// Writes a lazy expression through this temporary view: `t.select(...) = expr`.
+  /// @param e the expression
+  /// @throws BroadcastError, LayoutError as the lvalue overload; nothing is written then
+  template <Expression E>
+  void operator=(const E& e) && requires(!std::is_const_v<T>) {
+    detail::evaluate_expression(*this, e);
+  }
+
   /// Writes @p value into every element of this temporary view: `t.select(...) = 0`.
   /// @param value the value
   /// @throws LayoutError as fill(); nothing is written then

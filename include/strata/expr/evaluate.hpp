@@ -1,0 +1,158 @@
+/// Evaluating expressions: into a view (one pass over the destination, jointly reduced with
+/// every source, row loops that vectorise, OpenMP parts), into a new tensor, or printed.
+#pragma once
+
+#include "strata/expr/expression.hpp"
+#include "strata/layout/odometer.hpp"
+#include "strata/layout/reduce_jointly.hpp"
+#include "strata/parallel/policy.hpp"
+#include "strata/tensor/print.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <array>
+#include <ostream>
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// Writes the expression into a writable view with an array, in one pass. The destination's
+/// map and every leaf's map (broadcast to the destination's shape) are reduced jointly, then
+/// walked run by run: in a run every map moves by a fixed stride, and when all strides are 1
+/// the run is a plain loop over arrays that the compiler vectorises.
+template <class T, class E, ExecutionPolicy P>
+void evaluate_dense(const Tensor<T>& dst, const E& e, const P& policy) {
+  constexpr std::size_t N = leaves_v<E>;
+  Prepared prepared;
+  prepared.shape = dst.shape();
+  prepared.destination = dst.buffer().identity();
+  prepared.destination_map = &dst.dims();
+  prepared.parallel = std::is_same_v<P, Parallel>;
+  e.prepare(prepared);
+  std::vector<Dimensions> maps;
+  maps.reserve(N + 1);
+  maps.push_back(dst.dims());
+  for (const Dimensions& m : prepared.maps) {
+    maps.push_back(m);
+  }
+  const std::vector<Dimensions> joint = reduce_jointly(std::span<const Dimensions>(maps));
+  std::array<const Dimensions*, N + 1> pointers{};
+  for (std::size_t m = 0; m <= N; ++m) {
+    pointers[m] = &joint[m];
+  }
+  T* const out = dst.buffer().data();
+  parallel::for_each_part(policy, joint[0].size(), [&](index_t begin, index_t end) {
+    RunState<N> run;
+    for (std::size_t m = 0; m < N; ++m) {
+      run.data[m] = prepared.data[m];
+    }
+    walk_rows<N + 1>(pointers, begin, end,
+                     [&](const std::array<index_t, N + 1>& start,
+                         const std::array<index_t, N + 1>& stride, index_t count) {
+                       bool unit = stride[0] == 1;
+                       for (std::size_t m = 0; m < N; ++m) {
+                         run.start[m] = start[m + 1];
+                         run.stride[m] = stride[m + 1];
+                         unit = unit && stride[m + 1] == 1;
+                       }
+                       T* const o = out + start[0];
+                       if (unit) {
+                         const auto value = e.template bind<0, true>(run);
+                         for (index_t t = 0; t < count; ++t) {
+                           o[t] = static_cast<T>(value(t));
+                         }
+                       } else {
+                         const auto value = e.template bind<0, false>(run);
+                         const index_t so = stride[0];
+                         for (index_t t = 0; t < count; ++t) {
+                           o[t * so] = static_cast<T>(value(t));
+                         }
+                       }
+                     });
+  });
+}
+
+/// Throws unless @p dst can take @p e: its shape must broadcast to dst's, dst must be writable.
+template <class T, class E>
+void check_assignable(const Tensor<T>& dst, const E& e) {
+  const Index target = dst.shape();
+  const Index source = e.shape();
+  if (broadcast_shapes(source, target, "operator=") != target) {
+    fail<BroadcastError>("operator=", "the expression's shape ", to_string(source),
+                         " does not broadcast to the view's shape ", to_string(target));
+  }
+  if (!dst.is_writable()) {
+    fail<LayoutError>("operator=", "the view ", dst.dims(),
+                      " cannot be written (several indices share an address, or the buffer is "
+                      "read-only)");
+  }
+}
+
+}  // namespace detail
+
+/// Writes an expression into a view, with an explicit policy (`view = expr` uses `par`):
+/// NumPy's `view[...] = expr`, evaluated in one pass with no temporary per operator.
+///
+/// Sources that share the view's storage through another map (`u[1:] = u[:-1] + 1`) are copied
+/// first, as NumPy does; a source read through the view's own map (`a = a * 2`, `a += b`) needs
+/// no copy, since each element is read before it is written. Composite selections, buffers
+/// without `data()` (generators, sparse, user storage) and destinations without one are
+/// evaluated through a temporary.
+/// @param policy seq or par
+/// @param dst the view (writable)
+/// @param e the expression, or a tensor, selection or scalar
+/// @throws BroadcastError when the expression's shape does not broadcast to the view's;
+///         LayoutError when the view cannot be written. Nothing is written then.
+template <ExecutionPolicy P, class T, class X>
+requires(!std::is_const_v<T>) void assign_expression(const P& policy, const Tensor<T>& dst,
+                                                     const X& x) {
+  const auto e = detail::as_expression(x);
+  detail::check_assignable(dst, e);
+  if (dst.buffer().data() == nullptr || !dst.buffer().concurrent()) {
+    Tensor<T> dense(dst.shape());
+    detail::evaluate_dense(dense, e, policy);
+    Tensor<T> target = dst;
+    target.assign(dense, seq);
+    return;
+  }
+  detail::evaluate_dense(dst, e, policy);
+}
+
+/// A new dense tensor holding an expression's values, of its element type (or of @p T):
+/// `auto c = strata::evaluate(a + b)`.
+/// @param e the expression
+/// @param policy seq or par
+/// @return the tensor
+template <class T = void, Expression E, ExecutionPolicy P = Parallel>
+auto evaluate(const E& e, const P& policy = P{}) {
+  using V = std::conditional_t<std::is_void_v<T>, typename E::value_type, T>;
+  Tensor<V> out(e.shape());
+  detail::evaluate_dense(out, e, policy);
+  return out;
+}
+
+/// Prints an expression's values (it is evaluated), as a tensor prints.
+/// @param out the stream
+/// @param e the expression
+/// @return @p out
+template <Expression E>
+std::ostream& operator<<(std::ostream& out, const E& e) {
+  return out << evaluate(e);
+}
+
+namespace detail {
+
+template <class T, class E>
+void evaluate_expression(const Tensor<T>& dst, const E& e) {
+  assign_expression(par, dst, e);
+}
+
+template <class T, class E>
+Tensor<T> evaluated_expression(const E& e) {
+  return evaluate<T>(as_expression(e));
+}
+
+}  // namespace detail
+
+}  // namespace strata

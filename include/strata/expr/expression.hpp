@@ -1,0 +1,436 @@
+/// Lazy element-wise expressions: the nodes of an expression tree (leaves over tensors,
+/// selections and scalars; unary, binary, ternary and n-ary nodes), their shapes (NumPy
+/// broadcasting) and element types, and how a node computes one run of elements.
+#pragma once
+
+#include "strata/core/error.hpp"
+#include "strata/core/index.hpp"
+#include "strata/select/selection.hpp"
+#include "strata/tensor/expression_fwd.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// Where one run of elements lies for every leaf of a tree: leaf m's elements of the run are
+/// `data[m][start[m] + t * stride[m]]` for t in [0, count).
+template <std::size_t N>
+struct RunState {
+  std::array<const void*, N> data{};
+  std::array<index_t, N> start{};
+  std::array<index_t, N> stride{};
+};
+
+/// What evaluation prepares for each leaf before it walks: the leaf's map broadcast to the
+/// output shape, its array, and any temporary that had to be made (a selection, a buffer
+/// without data(), a source that overlaps the destination in a way that would change it).
+struct Prepared {
+  std::vector<Dimensions> maps;             // one per leaf, the output's shape
+  std::vector<const void*> data;            // one per leaf
+  std::vector<std::shared_ptr<void>> kept;  // temporaries kept alive during evaluation
+  Index shape;                              // the output shape
+  const void* destination = nullptr;        // the destination's storage identity
+  const Dimensions* destination_map = nullptr;
+  bool parallel = true;
+
+  /// Registers a tensor leaf, copying it first when it has no array or when it shares the
+  /// destination's storage through a different map.
+  template <class T>
+  void add(const Tensor<const T>& t) {
+    const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
+                          !(destination_map != nullptr && t.dims() == *destination_map);
+    if (t.buffer().data() == nullptr || overlaps) {
+      auto copy = std::make_shared<Tensor<T>>(parallel ? t.copy(par) : t.copy(seq));
+      kept.push_back(copy);
+      maps.push_back(copy->dims().broadcast(shape));
+      data.push_back(copy->buffer().data());
+      return;
+    }
+    maps.push_back(t.dims().broadcast(shape));
+    data.push_back(t.buffer().data());
+  }
+};
+
+/// The number of leaves of a node type (scalars are not leaves).
+template <class E>
+inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
+
+inline std::string pad_by(int depth) {
+  return std::string(static_cast<std::size_t>(depth) * 2, ' ');
+}
+
+}  // namespace detail
+
+/// A tensor (any view, read-only) as an expression leaf.
+/// @tparam T the element type
+template <class T>
+class TensorExpr : public detail::ExpressionTag {
+ public:
+  /// The element type.
+  using value_type = T;
+  /// A tensor is one leaf.
+  static constexpr std::size_t leaf_count = 1;
+
+  /// Wraps a tensor (shared, not copied).
+  /// @param t the tensor
+  explicit TensorExpr(Tensor<const T> t) : t_(std::move(t)) {}
+  /// The extents.
+  /// @return the tensor's shape
+  [[nodiscard]] Index shape() const { return t_.shape(); }
+  /// The tensor.
+  /// @return the wrapped view
+  [[nodiscard]] const Tensor<const T>& tensor() const noexcept { return t_; }
+  /// Registers this leaf for evaluation.
+  /// @param p the preparation
+  void prepare(detail::Prepared& p) const { p.add<T>(t_); }
+  /// Calls `f(tensor)` for every tensor of the tree.
+  /// @param f the visitor
+  template <class F>
+  void for_each_tensor(F&& f) const {
+    f(t_);
+  }
+  /// The element at run offset t, leaf number @p I (unit strides when @p Unit).
+  /// @param run the run
+  /// @return the element reader
+  template <std::size_t I, bool Unit, std::size_t N>
+  [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
+    const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
+    if constexpr (Unit) {
+      return [p](index_t t) { return p[t]; };
+    } else {
+      const index_t s = run.stride[I];
+      return [p, s](index_t t) { return p[t * s]; };
+    }
+  }
+  /// Prints the node.
+  /// @param out the stream
+  /// @param depth the indentation
+  void explain(std::ostream& out, int depth) const {
+    out << detail::pad_by(depth) << "tensor " << to_string(t_.shape()) << " " << t_.dims() << "\n";
+  }
+
+ private:
+  Tensor<const T> t_;
+};
+
+/// A scalar as an expression leaf (broadcast to any shape; not a tensor leaf).
+/// @tparam T the value type
+template <class T>
+class ScalarExpr : public detail::ExpressionTag {
+ public:
+  /// The value type.
+  using value_type = T;
+  /// A scalar reads no array.
+  static constexpr std::size_t leaf_count = 0;
+  /// Whether the node is a scalar (for the type rule of binary operators).
+  static constexpr bool is_scalar = true;
+
+  /// Holds a value.
+  /// @param value the value
+  explicit ScalarExpr(T value) : value_(value) {}
+  /// A scalar has rank 0.
+  /// @return the empty shape
+  [[nodiscard]] Index shape() const { return {}; }
+  /// Nothing to prepare.
+  void prepare(detail::Prepared& /*p*/) const {}
+  /// No tensors.
+  template <class F>
+  void for_each_tensor(F&& /*f*/) const {}
+  /// The value, whatever the run offset.
+  /// @return the reader
+  template <std::size_t I, bool Unit, std::size_t N>
+  [[nodiscard]] auto bind(const detail::RunState<N>& /*run*/) const {
+    const T v = value_;
+    return [v](index_t /*t*/) { return v; };
+  }
+  /// The value.
+  /// @return it
+  [[nodiscard]] const T& value() const noexcept { return value_; }
+  /// Prints the node.
+  /// @param out the stream
+  /// @param depth the indentation
+  void explain(std::ostream& out, int depth) const {
+    out << detail::pad_by(depth) << "scalar " << value_ << "\n";
+  }
+
+ private:
+  T value_;
+};
+
+/// A composite selection (concat, pad, where, ...) as an expression leaf: evaluated once, by
+/// blocks, into a temporary when the expression is evaluated.
+/// @tparam T the element type
+template <class T>
+class SelectionExpr : public detail::ExpressionTag {
+ public:
+  /// The element type.
+  using value_type = T;
+  /// The evaluated selection is one leaf.
+  static constexpr std::size_t leaf_count = 1;
+  /// Wraps a selection.
+  /// @param s the selection
+  explicit SelectionExpr(Selection<T> s) : s_(std::move(s)) {}
+  /// The extents.
+  /// @return the selection's shape
+  [[nodiscard]] Index shape() const { return s_.shape(); }
+  /// Evaluates the selection into a temporary leaf (a tensor leaf is used as it is).
+  /// @param p the preparation
+  void prepare(detail::Prepared& p) const {
+    if (const Tensor<const T>* t = s_.node()->leaf()) {
+      p.add<T>(*t);
+      return;
+    }
+    auto dense =
+        std::make_shared<Tensor<T>>(p.parallel ? s_.materialize(par) : s_.materialize(seq));
+    p.kept.push_back(dense);
+    p.maps.push_back(dense->dims().broadcast(p.shape));
+    p.data.push_back(dense->buffer().data());
+  }
+  /// The selection's source tensors.
+  /// @param f the visitor
+  template <class F>
+  void for_each_tensor(F&& /*f*/) const {}
+  /// The element at run offset t (see TensorExpr::bind).
+  /// @param run the run
+  /// @return the reader
+  template <std::size_t I, bool Unit, std::size_t N>
+  [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
+    const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
+    if constexpr (Unit) {
+      return [p](index_t t) { return p[t]; };
+    } else {
+      const index_t s = run.stride[I];
+      return [p, s](index_t t) { return p[t * s]; };
+    }
+  }
+  /// Prints the node and the selection's tree.
+  /// @param out the stream
+  /// @param depth the indentation
+  void explain(std::ostream& out, int depth) const {
+    out << detail::pad_by(depth) << "selection " << to_string(s_.shape()) << "\n";
+    std::string tree = s_.explain();
+    std::size_t at = 0;
+    while (at < tree.size()) {
+      const std::size_t end = tree.find('\n', at);
+      out << detail::pad_by(depth + 1) << tree.substr(at, end - at) << "\n";
+      at = end == std::string::npos ? tree.size() : end + 1;
+    }
+  }
+
+ private:
+  Selection<T> s_;
+};
+
+namespace detail {
+
+/// Whether a type is a Tensor (of any element type, const or not).
+template <class X>
+struct is_tensor : std::false_type {};
+template <class T>
+struct is_tensor<Tensor<T>> : std::true_type {};
+/// Whether a type is a Selection.
+template <class X>
+struct is_selection : std::false_type {};
+template <class T>
+struct is_selection<Selection<T>> : std::true_type {};
+
+/// Turns an operand into an expression node: expressions as they are, tensors and selections
+/// as leaves, arithmetic values as scalars.
+template <class X>
+auto as_expression(const X& x) {
+  using D = std::remove_cvref_t<X>;
+  if constexpr (is_expression_v<D>) {
+    return x;
+  } else if constexpr (is_tensor<D>::value) {
+    using T = typename D::value_type;
+    return TensorExpr<T>(Tensor<const T>(x));
+  } else if constexpr (is_selection<D>::value) {
+    return SelectionExpr<typename D::value_type>(x);
+  } else {
+    static_assert(std::is_arithmetic_v<D>,
+                  "an expression operand must be a strata::Tensor, a strata::Selection, an "
+                  "expression or an arithmetic scalar");
+    return ScalarExpr<D>(x);
+  }
+}
+
+/// The node type of an operand.
+template <class X>
+using node_t = decltype(as_expression(std::declval<const X&>()));
+
+/// Whether an operand takes part in expressions: a Tensor, a Selection or an expression.
+template <class X>
+inline constexpr bool is_operand_v =
+    is_expression_v<X> || is_tensor<std::remove_cvref_t<X>>::value ||
+    is_selection<std::remove_cvref_t<X>>::value;
+
+/// Whether a node is a scalar.
+template <class E>
+inline constexpr bool is_scalar_node_v = requires {
+  requires std::remove_cvref_t<E>::is_scalar;
+};
+
+/// The type two element types combine to: C++'s usual arithmetic conversions (the common
+/// type), except that a scalar does not widen a tensor of the same kind (a double scalar times
+/// a float tensor is float, as a Python scalar in NumPy).
+template <class L, class R, bool LeftScalar, bool RightScalar>
+struct combined {
+  using type = std::common_type_t<L, R>;
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> ==
+         std::is_floating_point_v<R>) struct combined<L, R, true, false> {
+  using type = R;
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> ==
+         std::is_floating_point_v<R>) struct combined<L, R, false, true> {
+  using type = L;
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> &&
+         !std::is_floating_point_v<R>) struct combined<L, R, true, false> {
+  using type = std::common_type_t<L, R>;  // an integer tensor with a floating scalar: double
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R> && !std::is_floating_point_v<L> &&
+         std::is_floating_point_v<R>) struct combined<L, R, false, true> {
+  using type = std::common_type_t<L, R>;
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R> && !std::is_floating_point_v<L> &&
+         std::is_floating_point_v<R>) struct combined<L, R, true, false> {
+  using type = R;  // an integer scalar does not widen a floating tensor
+};
+template <class L, class R>
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> &&
+         !std::is_floating_point_v<R>) struct combined<L, R, false, true> {
+  using type = L;
+};
+
+/// The broadcast shape of several operand shapes (BroadcastError naming the operator).
+inline Index broadcast_all(std::string_view operation, std::initializer_list<Index> shapes) {
+  Index out;
+  bool first = true;
+  for (const Index& s : shapes) {
+    out = first ? s : broadcast_shapes(out, s, operation);
+    first = false;
+  }
+  return out;
+}
+
+/// The leaf offsets of the children of an n-ary node: child k's first leaf.
+template <class... C>
+constexpr std::array<std::size_t, sizeof...(C) + 1> leaf_offsets() {
+  std::array<std::size_t, sizeof...(C) + 1> out{};
+  std::size_t at = 0;
+  std::size_t k = 0;
+  ((out[k++] = at, at += leaves_v<C>), ...);
+  out[k] = at;
+  return out;
+}
+
+}  // namespace detail
+
+/// An element-wise operation on the results of child expressions: `op(children(t)...)`, with
+/// the children broadcast together (NumPy's rules). Every operator and function of
+/// strata/expr/ builds one of these; `R` is the element type of the result.
+/// @tparam R the result element type
+/// @tparam Op the operation (a function object)
+/// @tparam C the child node types
+template <class R, class Op, class... C>
+class MapExpr : public detail::ExpressionTag {
+ public:
+  /// The element type of the result.
+  using value_type = R;
+  /// The leaves of all children.
+  static constexpr std::size_t leaf_count = (detail::leaves_v<C> + ... + 0);
+
+  /// A node over children.
+  /// @param name the operation's name (errors, explain())
+  /// @param op the operation
+  /// @param children the operands
+  /// @throws BroadcastError when the children's shapes do not broadcast (the message names the
+  ///         operation and the shapes)
+  MapExpr(std::string name, Op op, C... children)
+      : name_(std::move(name)),
+        op_(std::move(op)),
+        children_(std::move(children)...),
+        shape_(std::apply(
+            [this](const auto&... c) { return detail::broadcast_all(name_, {c.shape()...}); },
+            children_)) {}
+
+  /// The broadcast shape of the children.
+  /// @return the extents
+  [[nodiscard]] Index shape() const { return shape_; }
+  /// The operation's name.
+  /// @return the name
+  [[nodiscard]] const std::string& name() const noexcept { return name_; }
+  /// Registers the leaves, in order.
+  /// @param p the preparation
+  void prepare(detail::Prepared& p) const {
+    std::apply([&p](const auto&... c) { (c.prepare(p), ...); }, children_);
+  }
+  /// Calls `f(tensor)` for every tensor leaf.
+  /// @param f the visitor
+  template <class F>
+  void for_each_tensor(F&& f) const {
+    std::apply([&f](const auto&... c) { (c.for_each_tensor(f), ...); }, children_);
+  }
+  /// The reader of run offsets: the operation applied to the children's readers.
+  /// @param run the run
+  /// @return the reader
+  template <std::size_t I, bool Unit, std::size_t N>
+  [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
+    auto readers = readers_of<I, Unit>(run, std::index_sequence_for<C...>{});
+    return [op = op_, readers](index_t t) {
+      return std::apply([&](const auto&... r) { return static_cast<R>(op(r(t)...)); }, readers);
+    };
+  }
+  /// Prints the node and its children, indented.
+  /// @param out the stream
+  /// @param depth the indentation
+  void explain(std::ostream& out, int depth) const {
+    out << detail::pad_by(depth) << name_ << " -> " << to_string(shape_) << "\n";
+    std::apply([&](const auto&... c) { (c.explain(out, depth + 1), ...); }, children_);
+  }
+
+ private:
+  /// The first leaf of each child.
+  static constexpr auto offsets_ = detail::leaf_offsets<C...>();
+
+  template <std::size_t I, bool Unit, std::size_t N, std::size_t... K>
+  [[nodiscard]] auto readers_of(const detail::RunState<N>& run,
+                                std::index_sequence<K...> /*children*/) const {
+    return std::make_tuple(std::get<K>(children_).template bind<I + offsets_[K], Unit>(run)...);
+  }
+
+  std::string name_;
+  Op op_;
+  std::tuple<C...> children_;
+  Index shape_;
+};
+
+/// The tree of an expression, one node per line with its shape (as Selection::explain()).
+/// @param e the expression
+/// @return the text
+template <Expression E>
+std::string explain(const E& e) {
+  std::ostringstream out;
+  e.explain(out, 0);
+  return out.str();
+}
+
+}  // namespace strata

@@ -1,0 +1,36 @@
+/// The hooks through which a Tensor accepts a lazy expression (defined in strata/expr/), so that
+/// tensor/ does not include the layer above it.
+#pragma once
+
+#include <type_traits>
+
+namespace strata {
+
+template <class T>
+class Tensor;
+
+namespace detail {
+
+/// The base of every expression node (strata/expr/expression.hpp).
+struct ExpressionTag {};
+
+/// Whether @p E is an expression node.
+template <class E>
+inline constexpr bool is_expression_v = std::is_base_of_v<ExpressionTag, std::remove_cvref_t<E>>;
+
+/// Evaluates @p e into the writable view @p dst (defined in strata/expr/evaluate.hpp).
+template <class T, class E>
+void evaluate_expression(const Tensor<T>& dst, const E& e);
+
+/// A new dense tensor holding @p e (defined in strata/expr/evaluate.hpp).
+template <class T, class E>
+Tensor<T> evaluated_expression(const E& e);
+
+}  // namespace detail
+
+/// A lazy element-wise expression over tensors, views, selections and scalars
+/// (strata/expr/expression.hpp).
+template <class E>
+concept Expression = detail::is_expression_v<E>;
+
+}  // namespace strata

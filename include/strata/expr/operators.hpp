@@ -229,6 +229,15 @@ requires detail::BinaryOperands<A, B>
 auto equal(const A& a, const B& b) {
   return detail::binary<bool, detail::combined_t<A, B>>("equal", std::equal_to<>{}, a, b);
 }
+/// Element-wise inequality of any operands, tensors included (lazy, bool): `np.not_equal`.
+/// @param a, b operands
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto not_equal(const A& a, const B& b) {
+  return detail::binary<bool, detail::combined_t<A, B>>("not_equal", std::not_equal_to<>{}, a, b);
+}
 /// Element-wise logical and (lazy, bool; both sides are evaluated), `np.logical_and`.
 /// @param a, b operands
 /// @return the expression

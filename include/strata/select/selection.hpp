@@ -241,6 +241,9 @@ class AffineNode final : public SelectionNode<T> {
 template <class T>
 class Selection {
  public:
+  /// The element type.
+  using value_type = T;
+
   /// A selection of a tensor (a leaf), writable or read-only: selections only read.
   /// @param t the tensor (shared, not copied)
   template <class U>

@@ -101,7 +101,7 @@ void check_assignable(const Tensor<T>& dst, const E& e) {
 /// evaluated through a temporary.
 /// @param policy seq or par
 /// @param dst the view (writable)
-/// @param e the expression, or a tensor, selection or scalar
+/// @param x the expression, or a tensor, selection or scalar
 /// @throws BroadcastError when the expression's shape does not broadcast to the view's;
 ///         LayoutError when the view cannot be written. Nothing is written then.
 template <ExecutionPolicy P, class T, class X>

@@ -67,6 +67,12 @@ struct Prepared {
 template <class E>
 inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
 
+/// A value held by an expression node (kept out of the documented members).
+template <class V>
+struct Held {
+  V value;
+};
+
 inline std::string pad_by(int depth) {
   return std::string(static_cast<std::size_t>(depth) * 2, ' ');
 }
@@ -85,21 +91,21 @@ class TensorExpr : public detail::ExpressionTag {
 
   /// Wraps a tensor (shared, not copied).
   /// @param t the tensor
-  explicit TensorExpr(Tensor<const T> t) : t_(std::move(t)) {}
+  explicit TensorExpr(Tensor<const T> t) : held_{std::move(t)} {}
   /// The extents.
   /// @return the tensor's shape
-  [[nodiscard]] Index shape() const { return t_.shape(); }
+  [[nodiscard]] Index shape() const { return held_.value.shape(); }
   /// The tensor.
   /// @return the wrapped view
-  [[nodiscard]] const Tensor<const T>& tensor() const noexcept { return t_; }
+  [[nodiscard]] const Tensor<const T>& tensor() const noexcept { return held_.value; }
   /// Registers this leaf for evaluation.
   /// @param p the preparation
-  void prepare(detail::Prepared& p) const { p.add<T>(t_); }
+  void prepare(detail::Prepared& p) const { p.add<T>(held_.value); }
   /// Calls `f(tensor)` for every tensor of the tree.
   /// @param f the visitor
   template <class F>
   void for_each_tensor(F&& f) const {
-    f(t_);
+    f(held_.value);
   }
   /// The element at run offset t, leaf number @p I (unit strides when @p Unit).
   /// @param run the run
@@ -118,11 +124,14 @@ class TensorExpr : public detail::ExpressionTag {
   /// @param out the stream
   /// @param depth the indentation
   void explain(std::ostream& out, int depth) const {
-    out << detail::pad_by(depth) << "tensor " << to_string(t_.shape()) << " " << t_.dims() << "\n";
+    out << detail::pad_by(depth) << "tensor " << to_string(held_.value.shape()) << " "
+        << held_.value.dims() << "\n";
   }
 
  private:
-  Tensor<const T> t_;
+  // Held through detail::Held: Doxygen 1.9 mistakes a member of type Tensor<const T> for a
+  // specialisation of Tensor and then cannot resolve Tensor's @copydoc targets.
+  detail::Held<Tensor<const T>> held_;
 };
 
 /// A scalar as an expression leaf (broadcast to any shape; not a tensor leaf).
@@ -145,9 +154,9 @@ class ScalarExpr : public detail::ExpressionTag {
   [[nodiscard]] Index shape() const { return {}; }
   /// Nothing to prepare.
   void prepare(detail::Prepared& /*p*/) const {}
-  /// No tensors.
+  /// A scalar has no tensors to visit.
   template <class F>
-  void for_each_tensor(F&& /*f*/) const {}
+  void for_each_tensor(F&& /*visitor*/) const {}
   /// The value, whatever the run offset.
   /// @return the reader
   template <std::size_t I, bool Unit, std::size_t N>
@@ -198,10 +207,9 @@ class SelectionExpr : public detail::ExpressionTag {
     p.maps.push_back(dense->dims().broadcast(p.shape));
     p.data.push_back(dense->buffer().data());
   }
-  /// The selection's source tensors.
-  /// @param f the visitor
+  /// A selection's tensors are not visited (it is evaluated apart).
   template <class F>
-  void for_each_tensor(F&& /*f*/) const {}
+  void for_each_tensor(F&& /*visitor*/) const {}
   /// The element at run offset t (see TensorExpr::bind).
   /// @param run the run
   /// @return the reader

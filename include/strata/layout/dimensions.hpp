@@ -176,11 +176,11 @@ class Dimensions {
   /// The address of a multi-index (unchecked).
   /// @param global one index per axis, each in [0, extent)
   /// @return the address
-  [[nodiscard, gnu::pure]] index_t global_to_local(IndexSpan global) const noexcept;
+  [[nodiscard]] index_t global_to_local(IndexSpan global) const noexcept;
   /// The address of a row-major linear index (unchecked).
   /// @param linear in [0, size())
   /// @return the address
-  [[nodiscard, gnu::pure]] index_t global_to_local(index_t linear) const noexcept;
+  [[nodiscard]] index_t global_to_local(index_t linear) const noexcept;
   /// The address of a multi-index, checked.
   /// @param global one index per axis
   /// @return the address

@@ -6,6 +6,7 @@
 #include "strata/expr/evaluate.hpp"
 #include "strata/expr/expression.hpp"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -65,6 +66,21 @@ struct Divide {
     return static_cast<X>(x / y);
   }
 };
+
+/// `m ? x : y` without a branch for 4- and 8-byte arithmetic types: both values are used, so
+/// the compiler keeps both loads unconditional and can vectorise the loop (a branch would make
+/// it sink one load under the condition, and a conditional load stops the vectoriser).
+template <class C>
+constexpr C select(bool m, C x, C y) noexcept {
+  if constexpr (std::is_arithmetic_v<C> && (sizeof(C) == 4 || sizeof(C) == 8)) {
+    using U = std::conditional_t<sizeof(C) == 4, std::uint32_t, std::uint64_t>;
+    const U mask = U{0} - static_cast<U>(m);
+    return std::bit_cast<C>(
+        static_cast<U>((std::bit_cast<U>(x) & mask) | (std::bit_cast<U>(y) & ~mask)));
+  } else {
+    return m ? x : y;
+  }
+}
 
 /// Integer remainder as C++ does it (sign of the dividend), defined everywhere: x % 0 is 0 and
 /// x % -1 is 0.
@@ -469,10 +485,8 @@ requires(detail::BinaryOperands<A, B> &&
           std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto minimum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](C x, C y) -> C {
-    if (x != x) {  // NOLINT(misc-redundant-expression): NaN
-      return x;
-    }
-    return y < x || y != y ? y : x;  // NOLINT(misc-redundant-expression)
+    // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
+    return detail::select(x != x, x, detail::select(y < x || y != y, y, x));
   };
   return detail::binary<C, C>("minimum", f, a, b);
 }
@@ -487,10 +501,8 @@ requires(detail::BinaryOperands<A, B> &&
           std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto maximum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](C x, C y) -> C {
-    if (x != x) {  // NOLINT(misc-redundant-expression): NaN
-      return x;
-    }
-    return x < y || y != y ? y : x;  // NOLINT(misc-redundant-expression)
+    // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
+    return detail::select(x != x, x, detail::select(x < y || y != y, y, x));
   };
   return detail::binary<C, C>("maximum", f, a, b);
 }
@@ -508,7 +520,7 @@ auto clip(const A& a, const L& lo, const H& hi) {
     const T v = static_cast<T>(x);
     const T low = static_cast<T>(l);
     const T high = static_cast<T>(h);
-    return v < low ? low : (high < v ? high : v);
+    return detail::select(v < low, low, detail::select(high < v, high, v));
   };
   return MapExpr<T, decltype(f), detail::node_t<A>, detail::node_t<L>, detail::node_t<H>>(
       "clip", f, detail::as_expression(a), detail::as_expression(lo), detail::as_expression(hi));
@@ -535,7 +547,7 @@ requires((detail::is_operand_v<M>)&&(
                                                                                     const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](auto m, auto x, auto y) {
-    return static_cast<bool>(m) ? static_cast<C>(x) : static_cast<C>(y);
+    return detail::select(static_cast<bool>(m), static_cast<C>(x), static_cast<C>(y));
   };
   return MapExpr<C, decltype(f), detail::node_t<M>, detail::node_t<A>, detail::node_t<B>>(
       "where", f, detail::as_expression(mask), detail::as_expression(a), detail::as_expression(b));

@@ -41,6 +41,7 @@ std::vector<double> initial() {
 }
 
 void heat_hand(benchmark::State& state) {
+  bench::one_thread();
   for (auto _ : state) {
     std::vector<double> u = initial();
     std::vector<double> v = u;
@@ -60,6 +61,7 @@ void heat_hand(benchmark::State& state) {
 }
 
 void heat_strata(benchmark::State& state) {
+  bench::one_thread();
   for (auto _ : state) {
     Tensor<double> u = Tensor<double>::from_vector(initial(), {kN, kN});
     Tensor<double> v = u.copy();
@@ -78,6 +80,7 @@ void heat_strata(benchmark::State& state) {
 }
 
 void heat_xtensor(benchmark::State& state) {
+  bench::one_thread();
   for (auto _ : state) {
     std::vector<double> init = initial();
     xt::xtensor<double, 2> u = xt::adapt(init, {kN, kN});
@@ -97,6 +100,7 @@ void heat_xtensor(benchmark::State& state) {
 }
 
 void heat_eigen(benchmark::State& state) {
+  bench::one_thread();
   using E = Eigen::Tensor<double, 2, Eigen::RowMajor>;
   for (auto _ : state) {
     std::vector<double> init = initial();
@@ -120,6 +124,7 @@ void heat_eigen(benchmark::State& state) {
 // ---- periodic boundaries: rolls of the whole grid -------------------------------------------
 
 void periodic_hand(benchmark::State& state) {
+  bench::one_thread();
   for (auto _ : state) {
     std::vector<double> u = initial();
     std::vector<double> v = u;
@@ -144,6 +149,7 @@ void periodic_hand(benchmark::State& state) {
 }
 
 void periodic_strata(benchmark::State& state) {
+  bench::one_thread();
   for (auto _ : state) {
     Tensor<double> u = Tensor<double>::from_vector(initial(), {kN, kN});
     Tensor<double> v = u.copy();
@@ -266,6 +272,7 @@ void where_strata(benchmark::State& state) {
 }
 
 void views_hand(benchmark::State& state) {
+  bench::one_thread();
   // c[i, j] = a[1 + i, 1 + j] (crop) - b[M - 1 - i, j] (flip) + a[j, i] (transpose), on the
   // (M - 2)^2 crop: the hand loop of an expression over three kinds of view.
   auto& d = big();
@@ -284,6 +291,7 @@ void views_hand(benchmark::State& state) {
 }
 
 void views_strata(benchmark::State& state) {
+  bench::one_thread();
   auto& d = big();
   const index_t n = kM - 2;
   Tensor<float> a = wrap(d.a, {kM, kM});

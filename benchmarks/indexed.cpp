@@ -72,9 +72,8 @@ void slice_strata_absolute(benchmark::State& state) {
   bench::set_threads(state);
   const Tensor<float> view = slab();
   for (auto _ : state) {
-    strata::for_each_indexed(strata::par, view, [](index_t i, index_t j, index_t k, float& x) {
-      x = f(i, j, k);
-    });
+    strata::for_each_indexed(strata::par, view,
+                             [](index_t i, index_t j, index_t k, float& x) { x = f(i, j, k); });
     benchmark::ClobberMemory();
   }
 }
@@ -83,10 +82,9 @@ void slice_strata_relative(benchmark::State& state) {
   bench::set_threads(state);
   const Tensor<float> view = slab();
   for (auto _ : state) {
-    strata::for_each_indexed(strata::par, view, strata::relative,
-                             [](index_t i, index_t j, index_t k, float& x) {
-                               x = f(i + kI0, j + kI0, k + kK0);
-                             });
+    strata::for_each_indexed(
+        strata::par, view, strata::relative,
+        [](index_t i, index_t j, index_t k, float& x) { x = f(i + kI0, j + kI0, k + kK0); });
     benchmark::ClobberMemory();
   }
 }
@@ -164,7 +162,9 @@ strata::JaggedTensor<float>& ragged() {
   return jt;
 }
 
-inline float g(index_t r, index_t k) { return static_cast<float>(r) + 0.5F * static_cast<float>(k); }
+inline float g(index_t r, index_t k) {
+  return static_cast<float>(r) + 0.5F * static_cast<float>(k);
+}
 
 void jagged_hand(benchmark::State& state) {
   bench::set_threads(state);
@@ -188,7 +188,8 @@ void jagged_strata(benchmark::State& state) {
   bench::set_threads(state);
   auto rows = ragged().rows(2000, 5000);
   for (auto _ : state) {
-    strata::for_each_indexed(strata::par, rows, [](index_t r, index_t k, float& x) { x = g(r, k); });
+    strata::for_each_indexed(strata::par, rows,
+                             [](index_t r, index_t k, float& x) { x = g(r, k); });
     benchmark::ClobberMemory();
   }
 }
@@ -377,12 +378,24 @@ strata::Jagged lengths_jagged() {
   return strata::Jagged::from_lengths(lengths);
 }
 
-void indices_smooth(benchmark::State& state) { walk(state, kBox); }
-void indices_jagged(benchmark::State& state) { walk(state, lengths_jagged()); }
-void indices_shape(benchmark::State& state) { walk(state, strata::Shape(kBox)); }
-void loop_smooth(benchmark::State& state) { walk_loop(state, kBox); }
-void loop_jagged(benchmark::State& state) { walk_loop(state, lengths_jagged()); }
-void loop_shape(benchmark::State& state) { walk_loop(state, strata::Shape(kBox)); }
+void indices_smooth(benchmark::State& state) {
+  walk(state, kBox);
+}
+void indices_jagged(benchmark::State& state) {
+  walk(state, lengths_jagged());
+}
+void indices_shape(benchmark::State& state) {
+  walk(state, strata::Shape(kBox));
+}
+void loop_smooth(benchmark::State& state) {
+  walk_loop(state, kBox);
+}
+void loop_jagged(benchmark::State& state) {
+  walk_loop(state, lengths_jagged());
+}
+void loop_shape(benchmark::State& state) {
+  walk_loop(state, strata::Shape(kBox));
+}
 
 }  // namespace
 

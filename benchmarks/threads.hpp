@@ -30,4 +30,11 @@ inline void set_threads(const benchmark::State& state) {
 #endif
 }
 
+/// Runs strata's loops on one thread, for the benchmarks that compare with one-thread peers.
+inline void one_thread() {
+#if defined(STRATA_USE_OPENMP)
+  omp_set_num_threads(1);
+#endif
+}
+
 }  // namespace bench

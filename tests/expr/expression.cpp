@@ -63,6 +63,12 @@ TEST_CASE("element types follow C++'s arithmetic; scalars do not widen", "[expr]
   const Tensor<bool> mask = f > 1.5;
   CHECK(mask.to_vector() == std::vector<bool>{false, true});
   CHECK(strata::evaluate(strata::where(mask, f, -f)).to_vector() == std::vector<float>{-1, 2});
+  // astype converts as static_cast does (truncation toward zero), lazily.
+  const auto d = Tensor<double>::of({-2.7, 0.5, 3.9});
+  static_assert(std::is_same_v<decltype(strata::astype<int>(d))::value_type, int>);
+  CHECK(strata::evaluate(strata::astype<int>(d * 2)).to_vector() == std::vector<int>{-5, 1, 7});
+  CHECK(strata::evaluate(strata::astype<float>(i) / 8).to_vector() ==
+        std::vector<float>{0.375F, 0.5F});
 }
 
 TEST_CASE("integer division and remainder are defined everywhere", "[expr]") {

@@ -4,6 +4,13 @@
 
 #include "strata/tensor/generators.hpp"
 
+#include "layout/view_helpers.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <ranges>
+
 #include <type_traits>
 #include <utility>
 
@@ -148,13 +155,21 @@ TEST_CASE("bad input to tensors is rejected and changes nothing", "[tensor][erro
 namespace {
 // Compile-time probes: what a const tensor lets through.
 template <class Tn>
-concept can_fill_a_view = requires(Tn t) { t.select({0}).fill(1); };
+concept can_fill_a_view = requires(Tn t) {
+  t.select({0}).fill(1);
+};
 template <class Tn>
-concept can_assign_a_view = requires(Tn t) { t.select({0}) = t.select({1}); };
+concept can_assign_a_view = requires(Tn t) {
+  t.select({0}) = t.select({1});
+};
 template <class Tn>
-concept can_write_an_element = requires(Tn t) { t(0, 0) = 1; };
+concept can_write_an_element = requires(Tn t) {
+  t(0, 0) = 1;
+};
 template <class Tn>
-concept can_assign = requires(Tn t, Tensor<int> u) { t.assign(u); };
+concept can_assign = requires(Tn t, Tensor<int> u) {
+  t.assign(u);
+};
 }  // namespace
 
 TEST_CASE("const is honoured through views and element access", "[tensor][const]") {
@@ -167,8 +182,8 @@ TEST_CASE("const is honoured through views and element access", "[tensor][const]
   static_assert(!can_fill_a_view<Tensor<const int>&>);
   static_assert(!can_assign<Tensor<const int>&>);
   static_assert(!can_write_an_element<Tensor<const int>&>);
-  static_assert(std::is_same_v<decltype(std::declval<const Tensor<int>&>().transpose()),
-                               Tensor<const int>>);
+  static_assert(
+      std::is_same_v<decltype(std::declval<const Tensor<int>&>().transpose()), Tensor<const int>>);
   static_assert(std::is_same_v<decltype(std::declval<Tensor<int>&>().transpose()), Tensor<int>>);
   const Tensor<int> cu{{1, 2}, {3, 4}};
   const Tensor<const int> row = cu.select({0});
@@ -235,10 +250,18 @@ TEST_CASE("writes through views whose indices share addresses are rejected", "[t
   const std::vector<int> before = t.to_vector();
   const auto repeated = t.select({std::vector<index_t>{0, 0}});
   CHECK(repeated.dims().aliases());
-  check_error<strata::LayoutError>([&] { auto v = repeated; v.assign(Tensor<int>::of({7, 8, 9})); },
-                                   "assign", "repeated index-array entries");
-  check_error<strata::LayoutError>([&] { auto v = repeated; v(1, 1) = 3; }, "write",
-                                   "repeated index-array entries");
+  check_error<strata::LayoutError>(
+      [&] {
+        auto v = repeated;
+        v.assign(Tensor<int>::of({7, 8, 9}));
+      },
+      "assign", "repeated index-array entries");
+  check_error<strata::LayoutError>(
+      [&] {
+        auto v = repeated;
+        v(1, 1) = 3;
+      },
+      "write", "repeated index-array entries");
   // Overlapping strides over a buffer of 3: [2 2] strides [1 1] reads 0 1 1 2.
   Tensor<int> overlapping(t.buffer(), strata::Dimensions({2, 2}, {1, 1}));
   CHECK(overlapping.dims().aliases());
@@ -255,20 +278,22 @@ TEST_CASE("a tensor rejects maps that reach outside its buffer, overflow include
           "[tensor][errors]") {
   const strata::AnyBuffer<int> small(strata::DenseBuffer<int>(4));
   check_error<strata::IndexError>(
-      [&] { (void)Tensor<int>(small, strata::Dimensions({2, 2}, {index_t{1} << 61, 1})); },
+      [&] {
+        (void)Tensor<int>(small, strata::Dimensions({2, 2}, {index_t{1} << 61, 1}));
+      },
       "Tensor", "outside the buffer of size 4");
   check_error<strata::IndexError>(
       [&] { (void)Tensor<int>(small, strata::Dimensions(Index{2}, Index{-1}, 0)); }, "Tensor",
       "[-1, 0]");
   check_error<strata::ShapeError>(
-      [&] { (void)strata::Dimensions(Index{3}, Index{index_t{1} << 62}); }, "Dimensions", "overflow");
+      [&] { (void)strata::Dimensions(Index{3}, Index{index_t{1} << 62}); }, "Dimensions",
+      "overflow");
 }
 
 #if STRATA_CHECKED_ACCESS
 TEST_CASE("debug builds check element access", "[tensor][errors]") {
   Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
-  check_error<strata::IndexError>([&] { (void)std::as_const(t)(5, 5); }, "operator()",
-                                  "[5 5]");
+  check_error<strata::IndexError>([&] { (void)std::as_const(t)(5, 5); }, "operator()", "[5 5]");
   check_error<strata::IndexError>([&] { (void)std::as_const(t)(1); }, "operator()", "rank 2");
   check_error<strata::IndexError>([&] { t(0, 3) = 1; }, "operator()", "[0 3]");
   check_error<strata::IndexError>([&] { (void)t(Index{-1, 0}); }, "operator()", "[-1 0]");
@@ -279,6 +304,82 @@ TEST_CASE("debug builds check element access", "[tensor][errors]") {
 TEST_CASE("a parallel grain of zero or less is taken as one", "[tensor][parallel]") {
   const Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
   CHECK(t.copy(strata::Parallel{0}).to_vector() == t.to_vector());
-  CHECK(t.transpose().copy(strata::Parallel{-5}).to_vector() ==
-        std::vector<int>{0, 3, 1, 4, 2, 5});
+  CHECK(t.transpose().copy(strata::Parallel{-5}).to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
+}
+
+template <class T>
+concept begins = requires(T&& t) {
+  std::forward<T>(t).begin();
+};
+
+TEST_CASE("range-for visits the elements in row-major order", "[tensor][range]") {
+  Tensor<int> t = Tensor<int>{{1, 2, 3}, {4, 5, 6}};
+  std::vector<int> seen;
+  for (const int x : t.transpose()) {  // a temporary view lives through the loop
+    seen.push_back(x);
+  }
+  CHECK(seen == std::vector<int>{1, 4, 2, 5, 3, 6});
+  for (auto x : t.select({all, Range{{}, {}, -2}})) {  // writes through the view
+    x = x * 10;
+  }
+  CHECK(t.to_vector() == std::vector<int>{10, 2, 30, 40, 5, 60});
+  const Tensor<const int> read_only = t;
+  CHECK(std::ranges::max(read_only) == 60);
+  CHECK(std::ranges::count_if(t, [](int x) { return x > 5; }) == 4);
+  static_assert(std::ranges::forward_range<Tensor<float>&>);
+  static_assert(std::ranges::forward_range<const Tensor<float>&>);
+  static_assert(std::is_same_v<std::ranges::range_reference_t<const Tensor<float>&>, float>);
+  static_assert(
+      std::is_same_v<std::ranges::range_reference_t<Tensor<float>&>, strata::ElementRef<float>>);
+  static_assert(begins<Tensor<float>&> && !begins<Tensor<float>>);  // none into a temporary
+
+  // A rank-0 tensor has one element, a size-0 tensor none.
+  Tensor<int> scalar(Index{});
+  int count = 0;
+  for (auto x : scalar) {
+    x = 7;
+    ++count;
+  }
+  CHECK(count == 1);
+  CHECK(scalar() == 7);
+  CHECK(std::ranges::distance(Tensor<int>(Index{3, 0, 2})) == 0);
+
+  // Writing through a broadcast view is rejected, and nothing is written.
+  Tensor<int> row = Tensor<int>::of({1, 2});
+  Tensor<int> wide = row.broadcast({3, 2});
+  check_error<strata::LayoutError>([&] { *wide.begin() = 5; }, "write", "share address 0");
+  CHECK(row.to_vector() == std::vector<int>{1, 2});
+}
+
+TEST_CASE("range-for agrees with element access on random views", "[tensor][range][property]") {
+  std::mt19937_64 rng(23);
+  for (int trial = 0; trial < 300; ++trial) {
+    const strata::Dimensions d = strata::test::random_view(rng, 5);
+    const auto addresses = strata::test::addresses(d);
+    const index_t span =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<int> values(static_cast<std::size_t>(span));
+    std::iota(values.begin(), values.end(), 0);
+    const Tensor<int> base = Tensor<int>::from_vector(values, {span});
+    Tensor<int> t(base.buffer(), d);
+    INFO("view " << d);
+    std::vector<int> expected;
+    for (const Index& g : strata::Smooth(t.shape()).offsets()) {
+      expected.push_back(t(g));
+    }
+    std::vector<int> seen;
+    for (const int x : std::as_const(t)) {
+      seen.push_back(x);
+    }
+    REQUIRE(seen == expected);
+    if (!d.aliases()) {
+      for (auto x : t) {
+        x += 1000;
+      }
+      const std::vector<int> after = base.to_vector();
+      for (std::size_t k = 0; k < addresses.size(); ++k) {
+        REQUIRE(after[static_cast<std::size_t>(addresses[k])] == expected[k] + 1000);
+      }
+    }
+  }
 }

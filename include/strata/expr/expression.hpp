@@ -295,7 +295,12 @@ inline constexpr bool is_scalar_node_v = requires {
 /// a float tensor is float, as a Python scalar in NumPy).
 template <class L, class R, bool LeftScalar, bool RightScalar>
 struct combined {
-  using type = std::common_type_t<L, R>;
+  static constexpr bool has_common = requires { typename std::common_type<L, R>::type; };
+  static_assert(has_common,
+                "strata expression: the operands' element types have no common type under "
+                "C++'s usual arithmetic conversions; convert one with strata::astype<U>(x)");
+  using type =
+      typename std::conditional_t<has_common, std::common_type<L, R>, std::type_identity<L>>::type;
 };
 template <class L, class R>
 requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> ==

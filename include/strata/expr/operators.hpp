@@ -306,6 +306,19 @@ requires((detail::is_operand_v<A> ||
   return MapExpr<R, F, detail::node_t<A>...>("apply", std::move(f), detail::as_expression(args)...);
 }
 
+/// Converts every element to U with `static_cast`, lazily: NumPy's `a.astype(U)`. The way to
+/// combine element types the type rule does not cover, or to choose a narrower result
+/// (`strata::astype<float>(d * 0.5)`).
+/// @tparam U the new element type
+/// @param a a tensor, view, selection or expression
+/// @return the expression
+template <class U, class A>
+requires detail::UnaryOperand<A>
+auto astype(const A& a) {
+  auto f = [](const auto& x) { return static_cast<U>(x); };
+  return MapExpr<U, decltype(f), detail::node_t<A>>("astype", f, detail::as_expression(a));
+}
+
 /// `map` of an expression: `f` applied element-wise, lazily (a Tensor argument keeps the eager
 /// strata::map of algorithms.hpp).
 /// @param e the expression

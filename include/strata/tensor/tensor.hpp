@@ -73,8 +73,8 @@ namespace detail {
 /// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line
 /// and cold, so the fast path (one store) stays small enough to keep loops tight.
 template <class T>
-[[gnu::noinline, gnu::cold]] void write_element(const void* storage, index_t address,
-                                                bool aliased, T value) {
+[[gnu::noinline, gnu::cold]] void write_element(const void* storage, index_t address, bool aliased,
+                                                T value) {
   if (aliased) {
     fail<LayoutError>("write", "several indices of this view share address ", address,
                       " (a broadcast view, repeated index-array entries or overlapping strides)");
@@ -301,7 +301,6 @@ class Tensor {
   /// A rank-0 tensor holding one value-initialised element.
   Tensor() : Tensor(Index{}) {}
 
-
   /// A dense, row-major tensor of value-initialised elements (zeros) of a shape:
   /// `Tensor<float>({h, w})` is an h x w matrix, as `np.zeros((h, w))` (values are spelled
   /// `Tensor<float>::of({1, 2, 3})` or with nested lists).
@@ -380,7 +379,7 @@ class Tensor {
   /// @throws BroadcastError when the expression's shape does not broadcast to this shape;
   ///         LayoutError when this tensor cannot be written. Nothing is written then.
   template <Expression E>
-  Tensor& operator=(const E& e) & requires(!std::is_const_v<T>) {
+      Tensor& operator=(const E& e) & requires(!std::is_const_v<T>) {
     detail::evaluate_expression(*this, e);
     return *this;
   }
@@ -388,7 +387,7 @@ class Tensor {
   /// @param e the expression
   /// @throws BroadcastError, LayoutError as the lvalue overload; nothing is written then
   template <Expression E>
-  void operator=(const E& e) && requires(!std::is_const_v<T>) {
+      void operator=(const E& e) && requires(!std::is_const_v<T>) {
     detail::evaluate_expression(*this, e);
   }
 
@@ -744,6 +743,108 @@ class Tensor {
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
 
+  // ---- range-for -----------------------------------------------------------------------------
+
+  /// Iterator over a tensor's elements in row-major order, for range-for and `std::ranges`
+  /// algorithms: `for (double x : t)`, `for (auto x : t) x = 0;`. A forward iterator; it
+  /// refers to the tensor it came from, which must outlive it. Dereferencing gives a value
+  /// (read-only tensors, `const` access) or an ElementRef (writable access, `x = v` writes
+  /// through; on a broadcast view that write is a LayoutError). Each step is one odometer
+  /// increment (an add for strided maps); the element-wise kernels (expressions,
+  /// for_each_indexed, algorithms) are faster for whole-tensor work.
+  /// @tparam Writable whether dereferencing gives an ElementRef
+  template <bool Writable>
+  class ElementIterator {
+   public:
+    /// The element type.
+    using value_type = Tensor::value_type;
+    /// Distance between positions.
+    using difference_type = std::ptrdiff_t;
+    /// Forward traversal.
+    using iterator_concept = std::forward_iterator_tag;
+    /// What dereferencing gives: ElementRef or a value.
+    using reference = std::conditional_t<Writable, ElementRef<value_type>, value_type>;
+
+    /// A singular iterator (compares equal to other default-constructed iterators only).
+    ElementIterator() = default;
+
+    /// The current element.
+    /// @return an ElementRef (writable) or the value
+    [[nodiscard]] reference operator*() const {
+      if constexpr (Writable) {
+        return reference(tensor_->data_, tensor_->buffer_, address_, tensor_->dims_.aliases());
+      } else {
+        return tensor_->read(address_);
+      }
+    }
+    /// Moves to the next element in row-major order.
+    /// @return this iterator
+    ElementIterator& operator++() {
+      if (++position_ < tensor_->size()) {
+        step();
+      }
+      return *this;
+    }
+    /// Moves to the next element.
+    /// @return the iterator before the step
+    ElementIterator operator++(int) {
+      ElementIterator old = *this;
+      ++*this;
+      return old;
+    }
+    /// Iterators over the same tensor are equal at the same position.
+    /// @param a, b iterators
+    /// @return true when equal
+    friend bool operator==(const ElementIterator& a, const ElementIterator& b) noexcept {
+      return a.position_ == b.position_;
+    }
+
+   private:
+    friend class Tensor;
+    ElementIterator(const Tensor* tensor, index_t position) : tensor_(tensor), position_(position) {
+      if (position_ < tensor_->size()) {
+        index_.assign(static_cast<std::size_t>(tensor_->rank()), 0);
+        address_ = tensor_->dims_.global_to_local(index_);
+      }
+    }
+    void step() {
+      const std::span<const Axis> axes = tensor_->dims_.axes();
+      const bool strided = tensor_->dims_.is_strided();
+      for (std::size_t k = index_.size(); k-- > 0;) {
+        if (++index_[k] < axes[k].extent) {
+          address_ = strided ? address_ + axes[k].stride : tensor_->dims_.global_to_local(index_);
+          return;
+        }
+        if (strided) {
+          address_ -= (axes[k].extent - 1) * axes[k].stride;
+        }
+        index_[k] = 0;
+      }
+    }
+
+    const Tensor* tensor_ = nullptr;
+    index_t position_ = 0;
+    index_t address_ = 0;
+    Index index_;
+  };
+
+  /// The first element, writable (range-for over a writable tensor).
+  /// @return an iterator whose elements are ElementRef (values for a read-only tensor)
+  [[nodiscard]] ElementIterator<!std::is_const_v<T>> begin() & { return {this, 0}; }
+  /// Past the last element.
+  /// @return the end iterator
+  [[nodiscard]] ElementIterator<!std::is_const_v<T>> end() & { return {this, size()}; }
+  /// The first element, read-only.
+  /// @return an iterator whose elements are values
+  [[nodiscard]] ElementIterator<false> begin() const& { return {this, 0}; }
+  /// Past the last element, read-only.
+  /// @return the end iterator
+  [[nodiscard]] ElementIterator<false> end() const& { return {this, size()}; }
+  /// Iterators into a temporary would dangle: bind the view to a name (range-for does).
+  void begin() && = delete;
+  /// Iterators into a temporary would dangle.
+  void end() && = delete;
+
   // ---- copies --------------------------------------------------------------------------------
 
   /// A dense, row-major copy (a new, writable buffer).
@@ -893,8 +994,7 @@ class Tensor {
   [[nodiscard]] value_type read(index_t address) const {
     return data_ != nullptr ? data_[address] : read_slowly(address);
   }
-  [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] value_type read_slowly(
-      index_t address) const {
+  [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] value_type read_slowly(index_t address) const {
     return AnyBuffer<value_type>::read_at(buffer_.identity(), address);
   }
 

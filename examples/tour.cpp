@@ -2,14 +2,15 @@
 #include "strata/strata.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <iostream>
-#include <cstdint>
 #include <numeric>
-#include <stdexcept>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -251,9 +252,10 @@ void selections() {
   std::cout << "repeat([1 2], 3) = " << strata::repeat(Tensor<int>::of({1, 2}), 3, 0).materialize()
             << ", tile([1 2], [2]) = " << strata::tile(Tensor<int>::of({1, 2}), {2}).materialize()
             << "\n";
-  std::cout << "pad([1 2 3], (5, 0), reflect) = "
-            << strata::pad(Tensor<int>::of({1, 2, 3}), {{5, 0}}, strata::PadMode::reflect).materialize()
-            << " (numpy.pad agrees, wide pads included)\n";
+  std::cout
+      << "pad([1 2 3], (5, 0), reflect) = "
+      << strata::pad(Tensor<int>::of({1, 2, 3}), {{5, 0}}, strata::PadMode::reflect).materialize()
+      << " (numpy.pad agrees, wide pads included)\n";
   const auto noisy = strata::random<double>({2, 4}, 3);
   std::cout << "where(noise > 0.5, noise, 0) =\n"
             << strata::where(strata::map(noisy, [](double x) { return x > 0.5 ? 1 : 0; }), noisy,
@@ -404,10 +406,9 @@ void iteration() {
   // The same loop walks shapes, jagged tensors (a slice of rows keeps its row numbers) and
   // tiled tensors (by logical index, tile by tile).
   strata::JaggedTensor<float> ragged(strata::Jagged::from_lengths({2, 0, 3, 1}));
-  strata::for_each_indexed(strata::par, ragged.rows(2, 4),
-                           [](strata::index_t r, strata::index_t k, float& x) {
-                             x = static_cast<float>(100 * r + k);
-                           });
+  strata::for_each_indexed(
+      strata::par, ragged.rows(2, 4),
+      [](strata::index_t r, strata::index_t k, float& x) { x = static_cast<float>(100 * r + k); });
   std::cout << "rows 2..3 of a jagged tensor filled with 100 r + k: row 2 = [";
   for (const float x : ragged.row(2)) {
     std::cout << " " << x;
@@ -418,14 +419,85 @@ void iteration() {
     x = static_cast<int>(10 * i + j);
   });
   std::cout << "a 2x2-tiled 4x5 tensor filled by logical index:\n"
-            << tiled.to_dense() << "\nits tile {1, 2}, whose origin is [2 4]: "
-            << tiled.piece(strata::Index{1, 2}) << "\n";
+            << tiled.to_dense()
+            << "\nits tile {1, 2}, whose origin is [2 4]: " << tiled.piece(strata::Index{1, 2})
+            << "\n";
   // A function of the index as a lazy tensor (np.fromfunction), and pointer hand-off.
   const auto hilbert = strata::generate<double>(
       {3, 3}, [](strata::index_t i, strata::index_t j) { return 1.0 / double(i + j + 1); });
   std::cout << "generate(1 / (i + j + 1)):\n" << hilbert << "\n";
   std::cout << "v.data() + strides for pointer code: strides " << strata::to_string(v.strides())
             << ", offset " << v.offset() << "\n";
+}
+
+void expressions() {
+  section("expressions: arithmetic on views, lazy and fused, written as in NumPy");
+  using strata::Range;
+  using strata::Tensor;
+  // The 2-D heat equation, NumPy's
+  //   v[1:-1, 1:-1] = u[1:-1, 1:-1] + a * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2]
+  //                                        + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+  // on a 6x6 grid with a hot spot, borders held at 0 (Dirichlet). Each step is one pass over
+  // the interior: no temporary per operator.
+  Tensor<double> u({6, 6});
+  u.select({Range{2, 4}, Range{2, 4}}) = 1.0;
+  Tensor<double> v = u.copy();
+  const Range mid{1, -1};
+  const double a = 0.1;
+  for (int step = 0; step < 10; ++step) {
+    const auto c = u.select({mid, mid});
+    v.select({mid, mid}) =
+        c + a * (u.select({Range{0, -2}, mid}) + u.select({Range{2}, mid}) +
+                 u.select({mid, Range{0, -2}}) + u.select({mid, Range{2}}) - 4 * c);
+    std::swap(u, v);
+  }
+  std::cout << "after 10 Dirichlet steps (heat leaves through the border), total " << strata::sum(u)
+            << ":\n"
+            << u << "\n";
+  // Periodic boundaries with rolls of the whole grid: the total heat is conserved.
+  Tensor<double> p({6, 6});
+  p.select({Range{2, 4}, Range{2, 4}}) = 1.0;
+  for (int step = 0; step < 10; ++step) {
+    p = p + a * (p.rotate(1, 0) + p.rotate(-1, 0) + p.rotate(1, 1) + p.rotate(-1, 1) - 4 * p);
+  }
+  std::cout << "after 10 periodic steps, total " << strata::sum(p) << ", hottest " << strata::max(p)
+            << ", largest change from the Dirichlet run " << strata::max(strata::abs(p - u))
+            << "\n";
+  // An expression is a small tree until it is assigned; explain() shows it.
+  const auto x = Tensor<float>::of({-2, -1, 0, 1, 2});
+  const auto leaky = strata::where(x > 0, x, 0.1F * x);
+  std::cout << "where(x > 0, x, 0.1 * x) is lazy:\n"
+            << strata::explain(leaky) << "printed: " << leaky << "\n";
+  // Types: C++'s arithmetic, but a scalar does not widen a tensor (0.25 * float stays float);
+  // integer division by zero is defined (0), never undefined behaviour.
+  const auto ints = Tensor<int>::of({7, -7, 9});
+  std::cout << "ints / 2 = " << strata::evaluate(ints / 2)
+            << ", ints % 4 = " << strata::evaluate(ints % 4)
+            << ", ints / 0 = " << strata::evaluate(ints / 0)
+            << ", ints * 0.5 = " << strata::evaluate(ints * 0.5) << "\n";
+  // Assignment as NumPy: an overlapping source is read before anything is written.
+  auto w = Tensor<int>::of({1, 2, 3, 4, 5});
+  w.select({Range{1}}) = w.select({Range{0, -1}}) * 10;
+  std::cout << "w[1:] = w[:-1] * 10 gives " << w << " (as NumPy)\n";
+  // Reductions take expressions, all axes or one.
+  const Tensor<double> m{{1, 2, 3}, {4, 5, 6}};
+  std::cout << "sum(m * m) = " << strata::sum(m * m) << ", sum(m, 0) = " << strata::sum(m, 0)
+            << ", max(m - 3.5, axis 1, keepdims) has shape "
+            << strata::to_string(strata::max(m - 3.5, 1, true).shape()) << ":\n"
+            << strata::max(m - 3.5, 1, true) << "\n";
+  // A tensor is a range of its elements.
+  std::cout << "range-for over m.transpose():";
+  for (const double e : m.transpose()) {
+    std::cout << " " << e;
+  }
+  std::cout << "\n";
+  // Shapes that do not broadcast: an error naming the operator and both shapes; nothing written.
+  try {
+    Tensor<double> target({2, 3});
+    target = m + Tensor<double>::of({1, 2});
+  } catch (const strata::BroadcastError& e) {
+    std::cout << "BroadcastError: " << e.what() << "\n";
+  }
 }
 
 void guarantees() {
@@ -475,6 +547,7 @@ int main() {
   shapes();
   layouts();
   iteration();
+  expressions();
   guarantees();
   std::cout << "\nend of tour\n";
   return 0;

@@ -81,6 +81,11 @@ TEST_CASE("integer division and remainder are defined everywhere", "[expr]") {
         std::vector<int>{3, -3, std::numeric_limits<int>::min() / 2, 2});        // truncating
   CHECK(strata::evaluate(i % 3).to_vector() == std::vector<int>{1, -1, -2, 2});  // C++'s sign
   CHECK(strata::evaluate(strata::pow(i, 2)).to_vector() == std::vector<int>{49, 49, 0, 25});
+  auto r = Tensor<int>::of({7, -7, 9, 5});
+  r %= Tensor<int>::of({4, 4, 0, -3});
+  CHECK(r.to_vector() == std::vector<int>{3, -3, 0, 2});
+  r.select({Range{0, 2}}) %= 2;
+  CHECK(r.to_vector() == std::vector<int>{1, -1, 0, 2});
 }
 
 TEST_CASE("overlapping sources are read before the destination is written", "[expr]") {
@@ -108,6 +113,16 @@ TEST_CASE("reductions take expressions and reduce all axes to a value", "[expr]"
   CHECK(strata::mean(a) == 2.5);
   CHECK(strata::mean(Tensor<int>::of({1, 2})) == 1.5);
   CHECK(strata::prod(a + 0) == 24.0);
+  // One axis, for every reduction; means along axes as np.mean(axis=...).
+  CHECK(strata::prod(a + 0, 1).to_vector() == D{2, 12});
+  CHECK(strata::min(a * -1, 0).to_vector() == D{-3, -4});
+  CHECK(strata::mean(a, 0).to_vector() == D{2, 3});
+  CHECK(strata::mean(a * 2, -1, true).shape() == Index{2, 1});
+  CHECK(strata::mean(a * 2, -1, true).to_vector() == D{3, 7});
+  CHECK(strata::mean(Tensor<int>{{1, 2}, {4, 4}}, {0, 1}).to_vector() == D{2.75});
+  CHECK(strata::mean(Tensor<int>{{1, 2}, {3, 6}}.transpose(), 1).to_vector() == D{2, 4});
+  CHECK(std::isnan(strata::mean(Tensor<double>({0, 2}), 0)(1)));  // 0 / 0, as NumPy
+  check_error<strata::IndexError>([&] { (void)strata::mean(a, 2); }, "reduce", "axis 2");
   CHECK(strata::allclose(a * 1.0000001, a));
   CHECK_FALSE(strata::allclose(a + 1, a));
   CHECK(strata::array_equal(a + 0, a));

@@ -623,6 +623,17 @@ requires(!std::is_const_v<T> &&
 &operator/=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a / b; });
 }
+/// `t %= x` in place, for integers (the remainder of operator%, defined for 0).
+/// @param t the tensor or view (writable)
+/// @param x an integer operand
+/// @return @p t
+/// @throws BroadcastError, LayoutError as assignment
+template <class T, class X>
+requires(!std::is_const_v<T> && std::is_integral_v<T> &&
+         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+&operator%=(Tensor<T>& t, const X& x) {
+  return detail::compound(t, x, [](const auto& a, const auto& b) { return a % b; });
+}
 /// `t += x` through a temporary view: `u.select(...) += x`.
 /// @param t the view (writable)
 /// @param x an operand
@@ -662,6 +673,17 @@ requires(!std::is_const_v<T> &&
          (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
 operator/=(Tensor<T>&& t, const X& x) {
   t /= x;
+}
+
+/// `t %= x` through a temporary view.
+/// @param t the view (writable)
+/// @param x an integer operand
+/// @throws BroadcastError, LayoutError as assignment
+template <class T, class X>
+requires(!std::is_const_v<T> && std::is_integral_v<T> &&
+         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+operator%=(Tensor<T>&& t, const X& x) {
+  t %= x;
 }
 
 }  // namespace strata

@@ -108,6 +108,46 @@ template <Expression E>
 auto mean(const E& e) {
   return mean(evaluate(e));
 }
+/// Means of an expression along axes.
+/// @param e the expression
+/// @param axes the axes
+/// @param keepdims keep reduced axes with extent 1
+/// @return the means
+/// @throws IndexError when an axis does not exist
+template <Expression E>
+auto mean(const E& e, IndexSpan axes, bool keepdims = false) {
+  return mean(evaluate(e), axes, keepdims);
+}
+/// Means of an expression along one axis.
+/// @param e the expression
+/// @param axis the axis
+/// @param keepdims keep it with extent 1
+/// @return the means
+/// @throws IndexError when the axis does not exist
+template <Expression E, std::integral A>
+auto mean(const E& e, A axis, bool keepdims = false) {
+  return mean(evaluate(e), axis, keepdims);
+}
+/// Products of an expression along one axis.
+/// @param e the expression
+/// @param axis the axis
+/// @param keepdims keep it with extent 1
+/// @return the products
+/// @throws IndexError when the axis does not exist
+template <Expression E, std::integral A>
+auto prod(const E& e, A axis, bool keepdims = false) {
+  return prod(evaluate(e), axis, keepdims);
+}
+/// Minima of an expression along one axis.
+/// @param e the expression
+/// @param axis the axis
+/// @param keepdims keep it with extent 1
+/// @return the minima
+/// @throws IndexError when the axis does not exist
+template <Expression E, std::integral A>
+auto min(const E& e, A axis, bool keepdims = false) {
+  return min(evaluate(e), axis, keepdims);
+}
 /// allclose() where an operand is an expression (both are evaluated).
 /// @param a, b operands (tensors or expressions), one an expression
 /// @param rtol the relative tolerance

@@ -465,6 +465,45 @@ auto mean(const Tensor<T>& t) {
            static_cast<R>(t.size());
   }
 }
+/// Means along axes (`np.mean(t, axis=axes)`), computed in double for integers.
+/// @param t the input
+/// @param axes the axes to reduce; negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the means (NaN where an axis of extent 0 is reduced, as NumPy)
+/// @throws IndexError when an axis does not exist or repeats
+template <class T, class V = std::remove_const_t<T>>
+auto mean(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  using R = std::conditional_t<std::is_floating_point_v<V>, V, double>;
+  Tensor<R> out = [&] {
+    if constexpr (std::is_same_v<R, V>) {
+      return sum(t, axes, keepdims);
+    } else {
+      return sum(map(t, [](V x) { return static_cast<R>(x); }), axes, keepdims);
+    }
+  }();
+  index_t count = 1;  // the axes were validated by sum
+  for (const index_t a : axes) {
+    count *= t.shape()[static_cast<std::size_t>(a < 0 ? a + t.rank() : a)];
+  }
+  if (!out.is_contiguous()) {
+    out = out.copy();
+  }
+  R* data = out.data();
+  for (index_t k = 0; k < out.size(); ++k) {
+    data[k] /= static_cast<R>(count);
+  }
+  return out;
+}
+/// Means along one axis.
+/// @param t the input
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the means
+/// @throws IndexError when the axis does not exist
+template <class T, std::integral A>
+auto mean(const Tensor<T>& t, A axis, bool keepdims = false) {
+  return mean(t, {static_cast<index_t>(axis)}, keepdims);
+}
 /// Whether two tensors have the same shape and the same elements (`np.array_equal`).
 /// @param a, b the tensors
 /// @return true when equal

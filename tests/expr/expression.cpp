@@ -140,6 +140,22 @@ TEST_CASE("selections, generators, sparse and user buffers take part in expressi
   sparse = a * a;  // a destination without an array: evaluated through a temporary
   CHECK(sparse.at({1, 2}) == 25.0);
   CHECK(strata::evaluate(sparse + a).to_vector() == D{0, 2, 6, 12, 20, 30});
+  // Selections reduce, evaluate, map and zip like expressions.
+  const auto cat = strata::concat<double>(0, {a.copy(), a.copy()});  // 4x3: 0..5, 0..5
+  const double total = strata::sum(cat);
+  CHECK(total == 30.0);
+  CHECK(strata::sum(cat, 0).to_vector() == D{6, 10, 14});
+  CHECK(strata::max(cat, {1}, true).to_vector() == D{2, 5, 2, 5});
+  CHECK(strata::mean(cat) == 2.5);
+  CHECK(strata::evaluate(cat).shape() == Index{4, 3});
+  CHECK(strata::evaluate<int>(cat).to_vector() ==
+        std::vector<int>{0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5});
+  const Tensor<double> squares = strata::map(cat, [](double x) { return x * x; });
+  CHECK(squares(3, 2) == 25.0);
+  const Tensor<double> zipped = strata::zip_with(cat, a.select({0}), std::plus<>{});
+  CHECK(zipped(1, 2) == 7.0);
+  CHECK(strata::array_equal(cat, strata::evaluate(cat)));
+  CHECK(strata::allclose(cat * 1.0, cat));
 }
 
 TEST_CASE("bad expressions are rejected and write nothing", "[expr][errors]") {

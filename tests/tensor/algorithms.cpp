@@ -56,6 +56,16 @@ TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
     auto head = v.select({strata::Range{1}});
     strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>::of({10}), std::plus<>{});
     CHECK(v.to_vector() == std::vector<int>{1, 11, 12, 13});
+    // In place through the output's own map (no copy needed) and through a transposed map.
+    Tensor<int> w{{1, 2}, {3, 4}};
+    strata::zip_with_into(w, w, Tensor<int>::of({10, 20}), std::plus<>{});
+    CHECK(w.to_vector() == std::vector<int>{11, 22, 13, 24});
+    strata::zip_with_into(w, w, w.transpose(), std::minus<>{});
+    CHECK(w.to_vector() == std::vector<int>{0, 9, -9, 0});
+    auto big = strata::iota<int>({300, 300}).copy();
+    strata::zip_with_into(big, big, big, std::plus<>{});  // above the parallel grain
+    CHECK(big(299, 299) == 2 * (300 * 300 - 1));
+    CHECK(big(1, 0) == 600);
   }
   auto aliased = out.select({0}).broadcast({2, 3});
   CHECK_THROWS_AS(strata::zip_with_into(aliased, a, a, std::plus<>{}), strata::LayoutError);

@@ -120,16 +120,21 @@ requires(!std::is_const_v<T>) void assign_expression(const P& policy, const Tens
 }
 
 /// A new dense tensor holding an expression's values, of its element type (or of @p T):
-/// `auto c = strata::evaluate(a + b)`.
-/// @param e the expression
+/// `auto c = strata::evaluate(a + b)`; a composite selection is materialized.
+/// @param e the expression or selection
 /// @param policy seq or par
 /// @return the tensor
-template <class T = void, Expression E, ExecutionPolicy P = Parallel>
+template <class T = void, LazyOperand E, ExecutionPolicy P = Parallel>
 auto evaluate(const E& e, const P& policy = P{}) {
   using V = std::conditional_t<std::is_void_v<T>, typename E::value_type, T>;
-  Tensor<V> out(e.shape());
-  detail::evaluate_dense(out, e, policy);
-  return out;
+  if constexpr (!Expression<E> && std::is_same_v<V, typename E::value_type>) {
+    return e.materialize(policy);
+  } else {
+    const auto x = detail::as_expression(e);
+    Tensor<V> out(x.shape());
+    detail::evaluate_dense(out, x, policy);
+    return out;
+  }
 }
 
 /// Prints an expression's values (it is evaluated), as a tensor prints.

@@ -436,6 +436,12 @@ class MapExpr : public detail::ExpressionTag {
   Index shape_;
 };
 
+/// What evaluate(), the reductions of expressions and the lazy user functions take besides
+/// tensors: an expression, or a composite selection (concat, pad, where, ...), evaluated when
+/// used.
+template <class E>
+concept LazyOperand = Expression<E> || detail::is_selection<std::remove_cvref_t<E>>::value;
+
 /// The tree of an expression, one node per line with its shape (as Selection::explain()).
 /// @param e the expression
 /// @return the text

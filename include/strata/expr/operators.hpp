@@ -324,7 +324,7 @@ auto astype(const A& a) {
 /// @param e the expression
 /// @param f the function
 /// @return the expression
-template <Expression E, class F>
+template <LazyOperand E, class F>
 auto map(const E& e, F f) {
   return apply(std::move(f), e);
 }
@@ -335,7 +335,7 @@ auto map(const E& e, F f) {
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B, class F>
-requires(detail::is_expression_v<A> || detail::is_expression_v<B>) auto zip_with(const A& a,
+requires(LazyOperand<A> || LazyOperand<B>) auto zip_with(const A& a,
                                                                                  const B& b, F f) {
   return apply(std::move(f), a, b);
 }

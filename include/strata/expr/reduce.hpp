@@ -14,7 +14,7 @@ namespace strata {
 /// Sum of every element of an expression: a value (`double x = strata::sum(a * b)`).
 /// @param e the expression
 /// @return the sum
-template <Expression E>
+template <LazyOperand E>
 auto sum(const E& e) {
   return sum(evaluate(e));
 }
@@ -24,7 +24,7 @@ auto sum(const E& e) {
 /// @param keepdims keep reduced axes with extent 1
 /// @return the sums
 /// @throws IndexError when an axis does not exist; ShapeError when one is named twice
-template <Expression E>
+template <LazyOperand E>
 auto sum(const E& e, IndexSpan axes, bool keepdims = false) {
   return sum(evaluate(e), axes, keepdims);
 }
@@ -34,14 +34,14 @@ auto sum(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @param keepdims keep it with extent 1
 /// @return the sums
 /// @throws IndexError when the axis does not exist
-template <Expression E, std::integral A>
+template <LazyOperand E, std::integral A>
 auto sum(const E& e, A axis, bool keepdims = false) {
   return sum(evaluate(e), axis, keepdims);
 }
 /// Product of every element of an expression.
 /// @param e the expression
 /// @return the product
-template <Expression E>
+template <LazyOperand E>
 auto prod(const E& e) {
   return prod(evaluate(e));
 }
@@ -51,7 +51,7 @@ auto prod(const E& e) {
 /// @param keepdims keep reduced axes with extent 1
 /// @return the products
 /// @throws IndexError when an axis does not exist
-template <Expression E>
+template <LazyOperand E>
 auto prod(const E& e, IndexSpan axes, bool keepdims = false) {
   return prod(evaluate(e), axes, keepdims);
 }
@@ -59,7 +59,7 @@ auto prod(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @param e the expression, not empty
 /// @return the minimum
 /// @throws ShapeError when it is empty
-template <Expression E>
+template <LazyOperand E>
 auto min(const E& e) {
   return min(evaluate(e));
 }
@@ -69,7 +69,7 @@ auto min(const E& e) {
 /// @param keepdims keep reduced axes with extent 1
 /// @return the minima
 /// @throws IndexError when an axis does not exist
-template <Expression E>
+template <LazyOperand E>
 auto min(const E& e, IndexSpan axes, bool keepdims = false) {
   return min(evaluate(e), axes, keepdims);
 }
@@ -77,7 +77,7 @@ auto min(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @param e the expression, not empty
 /// @return the maximum
 /// @throws ShapeError when it is empty
-template <Expression E>
+template <LazyOperand E>
 auto max(const E& e) {
   return max(evaluate(e));
 }
@@ -87,7 +87,7 @@ auto max(const E& e) {
 /// @param keepdims keep reduced axes with extent 1
 /// @return the maxima
 /// @throws IndexError when an axis does not exist
-template <Expression E>
+template <LazyOperand E>
 auto max(const E& e, IndexSpan axes, bool keepdims = false) {
   return max(evaluate(e), axes, keepdims);
 }
@@ -97,14 +97,14 @@ auto max(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @param keepdims keep it with extent 1
 /// @return the maxima
 /// @throws IndexError when the axis does not exist
-template <Expression E, std::integral A>
+template <LazyOperand E, std::integral A>
 auto max(const E& e, A axis, bool keepdims = false) {
   return max(evaluate(e), axis, keepdims);
 }
 /// The mean of every element of an expression.
 /// @param e the expression
 /// @return the mean
-template <Expression E>
+template <LazyOperand E>
 auto mean(const E& e) {
   return mean(evaluate(e));
 }
@@ -114,7 +114,7 @@ auto mean(const E& e) {
 /// @param keepdims keep reduced axes with extent 1
 /// @return the means
 /// @throws IndexError when an axis does not exist
-template <Expression E>
+template <LazyOperand E>
 auto mean(const E& e, IndexSpan axes, bool keepdims = false) {
   return mean(evaluate(e), axes, keepdims);
 }
@@ -124,7 +124,7 @@ auto mean(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @param keepdims keep it with extent 1
 /// @return the means
 /// @throws IndexError when the axis does not exist
-template <Expression E, std::integral A>
+template <LazyOperand E, std::integral A>
 auto mean(const E& e, A axis, bool keepdims = false) {
   return mean(evaluate(e), axis, keepdims);
 }
@@ -134,7 +134,7 @@ auto mean(const E& e, A axis, bool keepdims = false) {
 /// @param keepdims keep it with extent 1
 /// @return the products
 /// @throws IndexError when the axis does not exist
-template <Expression E, std::integral A>
+template <LazyOperand E, std::integral A>
 auto prod(const E& e, A axis, bool keepdims = false) {
   return prod(evaluate(e), axis, keepdims);
 }
@@ -144,7 +144,7 @@ auto prod(const E& e, A axis, bool keepdims = false) {
 /// @param keepdims keep it with extent 1
 /// @return the minima
 /// @throws IndexError when the axis does not exist
-template <Expression E, std::integral A>
+template <LazyOperand E, std::integral A>
 auto min(const E& e, A axis, bool keepdims = false) {
   return min(evaluate(e), axis, keepdims);
 }
@@ -155,8 +155,7 @@ auto min(const E& e, A axis, bool keepdims = false) {
 /// @return true when every pair is close
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
-requires(detail::is_expression_v<A> ||
-         detail::is_expression_v<B>) bool allclose(const A& a, const B& b, double rtol = 1e-5,
+requires(LazyOperand<A> || LazyOperand<B>) bool allclose(const A& a, const B& b, double rtol = 1e-5,
                                                    double atol = 1e-8) {
   return allclose(evaluate(detail::as_expression(a)), evaluate(detail::as_expression(b)), rtol,
                   atol);
@@ -165,7 +164,7 @@ requires(detail::is_expression_v<A> ||
 /// @param a, b operands (tensors or expressions), one an expression
 /// @return true when the shapes and every element are equal
 template <class A, class B>
-requires(detail::is_expression_v<A> || detail::is_expression_v<B>) bool array_equal(const A& a,
+requires(LazyOperand<A> || LazyOperand<B>) bool array_equal(const A& a,
                                                                                     const B& b) {
   return array_equal(evaluate(detail::as_expression(a)), evaluate(detail::as_expression(b)));
 }

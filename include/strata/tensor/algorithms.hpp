@@ -97,8 +97,12 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
                               "buffer is read-only)");
   }
   const void* out_storage = dst.buffer().identity();
-  if (out_storage == a.buffer().identity() || out_storage == b.buffer().identity()) {
-    // The output overlaps an input: compute apart, then copy (as NumPy buffers overlaps).
+  const bool a_shares = out_storage == a.buffer().identity();
+  const bool b_shares = out_storage == b.buffer().identity();
+  if ((a_shares && a.dims() != dst.dims()) || (b_shares && b.dims() != dst.dims())) {
+    // An input overlaps the output through another map: compute apart, then copy (as NumPy
+    // buffers such overlaps). An input read through the output's own map (`a = f(a, b)`)
+    // needs no copy: each element is read before it is written.
     Tensor<V> fresh(shape);
     zip_with_into(fresh, a, b, std::forward<F>(f), policy);
     dst.assign(fresh, policy);
@@ -119,6 +123,13 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
             for (index_t k = 0; k < count; ++k) {
               out_buffer.write(at[0] + k * stride[0],
                                f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2])));
+            }
+            return;
+          }
+          if (a_shares || b_shares) {  // in place: the same addresses, so no __restrict
+            V* const o = out + at[0];
+            for (index_t k = 0; k < count; ++k) {
+              o[k * stride[0]] = f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2]));
             }
             return;
           }

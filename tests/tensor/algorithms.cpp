@@ -5,16 +5,18 @@
 #include "strata/tensor/sparse.hpp"
 #include "threads.hpp"
 
+#include "layout/view_helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <random>
 #include <stdexcept>
-#include <cstring>
 
 using Catch::Matchers::Contains;
 using strata::Index;
@@ -30,10 +32,11 @@ TEST_CASE("map and zip_with build new dense tensors", "[tensor]") {
   const auto sum = strata::zip_with(t, Tensor<int>::of({10, 20}).unsqueeze(1), std::plus<>{});
   CHECK(sum.shape() == Index{2, 3});
   CHECK(sum.to_vector() == std::vector<int>{10, 11, 12, 23, 24, 25});
-  const auto outer = strata::zip_with(Tensor<int>::of({1, 2}).unsqueeze(1), Tensor<int>::of({1, 10, 100}),
-                                      std::multiplies<>{});
+  const auto outer = strata::zip_with(Tensor<int>::of({1, 2}).unsqueeze(1),
+                                      Tensor<int>::of({1, 10, 100}), std::multiplies<>{});
   CHECK(outer.to_vector() == std::vector<int>{1, 10, 100, 2, 20, 200});
-  CHECK_THROWS_AS(strata::zip_with(t, Tensor<int>::of({1, 2}), std::plus<>{}), strata::BroadcastError);
+  CHECK_THROWS_AS(strata::zip_with(t, Tensor<int>::of({1, 2}), std::plus<>{}),
+                  strata::BroadcastError);
   CHECK_THROWS_WITH(strata::zip_with(t, Tensor<int>::of({1, 2}), std::plus<>{}),
                     Contains("zip_with: ") && Contains("[2 3]") && Contains("[2]"));
 }
@@ -44,7 +47,8 @@ TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
   strata::zip_with_into(out, a, Tensor<int>::of({10, 20, 30}), std::plus<>{});
   CHECK(out.to_vector() == std::vector<int>{10, 21, 32, 13, 24, 35});
   auto column = out.select({strata::all, 0});
-  strata::zip_with_into(column, Tensor<int>::of({1, 2}), Tensor<int>::of({100}), std::multiplies<>{});
+  strata::zip_with_into(column, Tensor<int>::of({1, 2}), Tensor<int>::of({100}),
+                        std::multiplies<>{});
   CHECK(out.to_vector() == std::vector<int>{100, 21, 32, 200, 24, 35});
   const auto before = out.to_vector();
   CHECK_THROWS_AS(strata::zip_with_into(out, a, Tensor<int>(Index{2, 2}), std::plus<>{}),
@@ -54,7 +58,8 @@ TEST_CASE("zip_with_into writes into an existing view", "[tensor]") {
   SECTION("an output that overlaps an input reads the input first") {
     Tensor<int> v = Tensor<int>::of({1, 2, 3, 4});
     auto head = v.select({strata::Range{1}});
-    strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>::of({10}), std::plus<>{});
+    strata::zip_with_into(head, v.select({strata::Range{0, 3}}), Tensor<int>::of({10}),
+                          std::plus<>{});
     CHECK(v.to_vector() == std::vector<int>{1, 11, 12, 13});
     // In place through the output's own map (no copy needed) and through a transposed map.
     Tensor<int> w{{1, 2}, {3, 4}};
@@ -157,7 +162,8 @@ TEST_CASE("the 8-lane float sum agrees with a double-precision loop on random ro
 TEST_CASE("allclose treats equal infinities as close and NaN as never close", "[tensor]") {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  CHECK(strata::allclose(Tensor<double>::of({inf, -inf, 1.0}), Tensor<double>::of({inf, -inf, 1.0})));
+  CHECK(
+      strata::allclose(Tensor<double>::of({inf, -inf, 1.0}), Tensor<double>::of({inf, -inf, 1.0})));
   CHECK_FALSE(strata::allclose(Tensor<double>::of({inf}), Tensor<double>::of({-inf})));
   CHECK_FALSE(strata::allclose(Tensor<double>::of({inf}), Tensor<double>::of({1e308})));
   CHECK_FALSE(strata::allclose(Tensor<double>::of({nan}), Tensor<double>::of({nan})));
@@ -176,9 +182,9 @@ TEST_CASE("exceptions thrown by callbacks under par reach the caller", "[tensor]
     strata::test::with_threads(threads, [&] {
       INFO(threads << " threads");
       CHECK_THROWS_WITH(strata::map(data, boom, strata::Parallel{1}), "callback saw 123456");
-      CHECK_THROWS_WITH(
-          strata::zip_with(data, data, [&](int x, int) { return boom(x); }, strata::Parallel{1}),
-          "callback saw 123456");
+      CHECK_THROWS_WITH(strata::zip_with(
+                            data, data, [&](int x, int) { return boom(x); }, strata::Parallel{1}),
+                        "callback saw 123456");
       CHECK_THROWS_WITH(strata::for_each(strata::Parallel{1}, data, [&](int x) { (void)boom(x); }),
                         "callback saw 123456");
       Tensor<int> out(Index{300, 1000});
@@ -202,7 +208,9 @@ TEST_CASE("algorithms use a user buffer from one thread only", "[tensor][paralle
       const Tensor<int> t(strata::AnyBuffer<int>::shared(std::make_shared<Recording>(source)),
                           strata::Dimensions{400, 500});
       CHECK(strata::sum(t, {0, 1}).at({}) == 200000);
-      CHECK(strata::map(t, [](int x) { return x + 1; }, strata::Parallel{1}).at({3, 3}) == 2);
+      CHECK(strata::map(
+                t, [](int x) { return x + 1; }, strata::Parallel{1})
+                .at({3, 3}) == 2);
       std::atomic<int> seen{0};
       strata::for_each(strata::Parallel{1}, t, [&](int) { ++seen; });
       CHECK(seen == 200000);
@@ -220,10 +228,46 @@ TEST_CASE("algorithms use a user buffer from one thread only", "[tensor][paralle
       strata::zip_with_into(sparse, t, t, std::plus<>{}, strata::Parallel{1});
       CHECK(sparse.at({399, 499}) == 2);
       sparse.fill(0, strata::Parallel{1});
-      sparse.select({strata::Range{0, 200}}).assign(t.select({strata::Range{200, 400}}),
-                                                    strata::Parallel{1});
+      sparse.select({strata::Range{0, 200}})
+          .assign(t.select({strata::Range{200, 400}}), strata::Parallel{1});
       CHECK(sparse.at({199, 0}) == 1);
       CHECK(sparse.at({200, 0}) == 0);
     });
+  }
+}
+
+TEST_CASE("zip_with_into in place agrees with element-wise reads on random views",
+          "[tensor][property]") {
+  std::mt19937_64 rng(31);
+  for (int trial = 0; trial < 400; ++trial) {
+    const strata::Dimensions d = strata::test::random_view(rng, 5);
+    if (d.aliases()) {
+      continue;
+    }
+    const auto addresses = strata::test::addresses(d);
+    const index_t span =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<int> values(static_cast<std::size_t>(span));
+    for (auto& v : values) {
+      v = static_cast<int>(rng() % 100);
+    }
+    const Tensor<int> base = Tensor<int>::from_vector(values, {span});
+    Tensor<int> view(base.buffer(), d);
+    INFO("view " << d);
+    const std::vector<int> before = view.to_vector();
+    // The second input: a fresh tensor of the view's shape, its last row broadcast, or the
+    // view itself (both inputs in place).
+    const index_t kind = strata::test::uniform(rng, 0, 2);
+    Tensor<int> other = kind == 2 ? view : strata::map(view, [](int x) { return 3 * x + 1; });
+    if (kind == 1 && view.rank() > 0 && view.shape()[0] > 0) {
+      other = other.select({view.shape()[0] - 1}).unsqueeze(0).copy();
+    }
+    const std::vector<int> other_values = other.broadcast(view.shape()).to_vector();
+    const auto f = [](int x, int y) { return 2 * x - y; };
+    strata::test::with_threads(2, [&] { strata::zip_with_into(view, view, other, f); });
+    const std::vector<int> after = base.to_vector();
+    for (std::size_t k = 0; k < addresses.size(); ++k) {
+      REQUIRE(after[static_cast<std::size_t>(addresses[k])] == f(before[k], other_values[k]));
+    }
   }
 }

@@ -335,8 +335,7 @@ auto map(const E& e, F f) {
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B, class F>
-requires(LazyOperand<A> || LazyOperand<B>) auto zip_with(const A& a,
-                                                                                 const B& b, F f) {
+requires(LazyOperand<A> || LazyOperand<B>) auto zip_with(const A& a, const B& b, F f) {
   return apply(std::move(f), a, b);
 }
 

@@ -156,7 +156,7 @@ auto min(const E& e, A axis, bool keepdims = false) {
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
 requires(LazyOperand<A> || LazyOperand<B>) bool allclose(const A& a, const B& b, double rtol = 1e-5,
-                                                   double atol = 1e-8) {
+                                                         double atol = 1e-8) {
   return allclose(evaluate(detail::as_expression(a)), evaluate(detail::as_expression(b)), rtol,
                   atol);
 }
@@ -164,8 +164,7 @@ requires(LazyOperand<A> || LazyOperand<B>) bool allclose(const A& a, const B& b,
 /// @param a, b operands (tensors or expressions), one an expression
 /// @return true when the shapes and every element are equal
 template <class A, class B>
-requires(LazyOperand<A> || LazyOperand<B>) bool array_equal(const A& a,
-                                                                                    const B& b) {
+requires(LazyOperand<A> || LazyOperand<B>) bool array_equal(const A& a, const B& b) {
   return array_equal(evaluate(detail::as_expression(a)), evaluate(detail::as_expression(b)));
 }
 

@@ -128,6 +128,22 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
           }
           if (a_shares || b_shares) {  // in place: the same addresses, so no __restrict
             V* const o = out + at[0];
+            if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
+                (stride[2] == 0 || stride[2] == 1)) {
+              const auto* x = ra.data + at[1];
+              const auto* y = rb.data + at[2];
+              if (stride[2] == 1) {
+                for (index_t k = 0; k < count; ++k) {
+                  o[k] = f(x[k], y[k]);
+                }
+              } else {
+                const U y0 = *y;
+                for (index_t k = 0; k < count; ++k) {
+                  o[k] = f(x[k], y0);
+                }
+              }
+              return;
+            }
             for (index_t k = 0; k < count; ++k) {
               o[k * stride[0]] = f(ra(at[1] + k * stride[1]), rb(at[2] + k * stride[2]));
             }

@@ -23,6 +23,9 @@ namespace detail {
 /// the run is a plain loop over arrays that the compiler vectorises.
 template <class T, class E, ExecutionPolicy P>
 void evaluate_dense(const Tensor<T>& dst, const E& e, const P& policy) {
+  static_assert(!jagged_v<E>,
+                "strata: an expression over a JaggedTensor evaluates into a JaggedTensor "
+                "(JaggedTensor<T> r = expr; or strata::evaluate_jagged(expr)), not a dense tensor");
   constexpr std::size_t N = leaves_v<E>;
   Prepared prepared;
   prepared.shape = dst.shape();

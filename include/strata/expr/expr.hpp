@@ -1,7 +1,9 @@
-/// Lazy expressions in one include: nodes, operators and functions, evaluation, reductions.
+/// Lazy expressions in one include: nodes, operators and functions, evaluation, reductions,
+/// jagged tensors in expressions.
 #pragma once
 
 #include "strata/expr/evaluate.hpp"    // IWYU pragma: export
 #include "strata/expr/expression.hpp"  // IWYU pragma: export
+#include "strata/expr/jagged.hpp"      // IWYU pragma: export
 #include "strata/expr/operators.hpp"   // IWYU pragma: export
 #include "strata/expr/reduce.hpp"      // IWYU pragma: export

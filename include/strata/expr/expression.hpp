@@ -7,6 +7,7 @@
 #include "strata/core/index.hpp"
 #include "strata/select/selection.hpp"
 #include "strata/tensor/expression_fwd.hpp"
+#include "strata/tensor/jagged_tensor.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <array>
@@ -23,6 +24,15 @@
 namespace strata {
 
 namespace detail {
+
+/// How a run reads a leaf, the `Unit` argument of `bind`: by its stride, with unit stride
+/// (a plain array loop that vectorises), or as one value for the whole run (a dense operand
+/// broadcast along a row of a jagged expression).
+inline constexpr int run_strided = 0;
+/// @copydoc run_strided
+inline constexpr int run_unit = 1;
+/// @copydoc run_strided
+inline constexpr int run_constant = 2;
 
 /// Where one run of elements lies for every leaf of a tree: leaf m's elements of the run are
 /// `data[m][start[m] + t * stride[m]]` for t in [0, count).
@@ -44,28 +54,104 @@ struct Prepared {
   const void* destination = nullptr;        // the destination's storage identity
   const Dimensions* destination_map = nullptr;
   bool parallel = true;
+  // Evaluation into a JaggedTensor: the leaves are jagged tensors of one shape (run by run,
+  // one run per row) and dense tensors whose elements are constant along each row.
+  bool jagged_mode = false;
+  bool has_jagged = false;                  // jagged_shape is known
+  Jagged jagged_shape;                      // the shape every jagged leaf must have
+  const void* destination_first = nullptr;  // the destination's first value (jagged mode)
+  std::vector<bool> ragged;                 // one per leaf: a jagged leaf (else a per-row one)
+  bool probing = false;  // only finding the jagged shape: dense leaves are skipped
+
+  /// A dense leaf's map as evaluation walks it: broadcast to the output's shape (NumPy's
+  /// rule), or in jagged mode, to the outer modes with left alignment (awkward's rule: its
+  /// leading modes meet the outer modes, and any further modes must have extent 1).
+  [[nodiscard]] Dimensions walked(const Dimensions& dims) const {
+    if (!jagged_mode) {
+      return dims.broadcast(shape);
+    }
+    return per_row_map(dims, shape, jagged_shape);
+  }
+  static Dimensions per_row_map(Dimensions dims, const Index& outer, const Jagged& jagged) {
+    const Index extents = dims.shape();
+    const auto o = outer.size();
+    bool fits = true;
+    for (std::size_t k = 0; k < extents.size(); ++k) {
+      fits = fits && (extents[k] == 1 || (k < o && extents[k] == outer[k]));
+    }
+    if (!fits) {
+      fail<BroadcastError>("jagged expression", "a dense operand of shape ", to_string(extents),
+                           " does not broadcast along the rows of ", jagged.to_string(),
+                           ": its leading extents must be the outer extents ", to_string(outer),
+                           " (or 1) and any further extents 1");
+    }
+    while (static_cast<std::size_t>(dims.rank()) > o) {
+      dims = dims.squeeze(Index{dims.rank() - 1});
+    }
+    while (static_cast<std::size_t>(dims.rank()) < o) {
+      dims = dims.unsqueeze(dims.rank());
+    }
+    return dims.broadcast(outer);
+  }
 
   /// Registers a tensor leaf, copying it first when it has no array or when it shares the
   /// destination's storage through a different map.
   template <class T>
   void add(const Tensor<const T>& t) {
+    if (probing) {
+      return;
+    }
     const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
                           !(destination_map != nullptr && t.dims() == *destination_map);
     if (t.buffer().data() == nullptr || overlaps) {
       auto copy = std::make_shared<Tensor<T>>(parallel ? t.copy(par) : t.copy(seq));
       kept.push_back(copy);
-      maps.push_back(copy->dims().broadcast(shape));
+      maps.push_back(walked(copy->dims()));
       data.push_back(copy->buffer().data());
+      ragged.push_back(false);
       return;
     }
-    maps.push_back(t.dims().broadcast(shape));
+    maps.push_back(walked(t.dims()));
     data.push_back(t.buffer().data());
+    ragged.push_back(false);
+  }
+
+  /// Registers a jagged leaf (jagged mode only): it must have the shape of the others, and is
+  /// copied first when it shares the destination's storage from another first value.
+  template <class T>
+  void add_jagged(const JaggedTensor<T>& t) {
+    if (!jagged_mode) {
+      fail<ShapeError>("evaluate", "a jagged expression (over ", t.shape().to_string(),
+                       ") evaluates into a JaggedTensor, not a dense tensor");
+    }
+    if (!has_jagged) {
+      jagged_shape = t.shape();
+      has_jagged = true;
+    } else {
+      check_same_rows("jagged expression", jagged_shape, t.shape());
+    }
+    const T* first = t.values().data();
+    if (destination != nullptr && t.buffer().identity() == destination &&
+        static_cast<const void*>(first) != destination_first) {
+      auto copy = std::make_shared<std::vector<T>>(first, first + t.size());
+      kept.push_back(copy);
+      first = copy->data();
+    }
+    maps.emplace_back();
+    data.push_back(first);
+    ragged.push_back(true);
   }
 };
 
 /// The number of leaves of a node type (scalars are not leaves).
 template <class E>
 inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
+
+/// Whether an expression tree has a jagged leaf (it evaluates into a JaggedTensor).
+template <class E>
+inline constexpr bool jagged_v = requires {
+  requires std::remove_cvref_t<E>::jagged;
+};
 
 /// A value held by an expression node (kept out of the documented members).
 template <class V>
@@ -110,10 +196,13 @@ class TensorExpr : public detail::ExpressionTag {
   /// The element at run offset t, leaf number @p I (unit strides when @p Unit).
   /// @param run the run
   /// @return the element reader
-  template <std::size_t I, bool Unit, std::size_t N>
+  template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
     const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-    if constexpr (Unit) {
+    if constexpr (Unit == detail::run_constant) {
+      const T v = *p;
+      return [v](index_t /*t*/) { return v; };
+    } else if constexpr (Unit == detail::run_unit) {
       return [p](index_t t) { return p[t]; };
     } else {
       const index_t s = run.stride[I];
@@ -159,7 +248,7 @@ class ScalarExpr : public detail::ExpressionTag {
   void for_each_tensor(F&& /*visitor*/) const {}
   /// The value, whatever the run offset.
   /// @return the reader
-  template <std::size_t I, bool Unit, std::size_t N>
+  template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& /*run*/) const {
     const T v = value_;
     return [v](index_t /*t*/) { return v; };
@@ -197,6 +286,9 @@ class SelectionExpr : public detail::ExpressionTag {
   /// Evaluates the selection into a temporary leaf (a tensor leaf is used as it is).
   /// @param p the preparation
   void prepare(detail::Prepared& p) const {
+    if (p.probing) {
+      return;
+    }
     if (const Tensor<const T>* t = s_.node()->leaf()) {
       p.add<T>(*t);
       return;
@@ -204,8 +296,9 @@ class SelectionExpr : public detail::ExpressionTag {
     auto dense =
         std::make_shared<Tensor<T>>(p.parallel ? s_.materialize(par) : s_.materialize(seq));
     p.kept.push_back(dense);
-    p.maps.push_back(dense->dims().broadcast(p.shape));
+    p.maps.push_back(p.walked(dense->dims()));
     p.data.push_back(dense->buffer().data());
+    p.ragged.push_back(false);
   }
   /// A selection's tensors are not visited (it is evaluated apart).
   template <class F>
@@ -213,10 +306,13 @@ class SelectionExpr : public detail::ExpressionTag {
   /// The element at run offset t (see TensorExpr::bind).
   /// @param run the run
   /// @return the reader
-  template <std::size_t I, bool Unit, std::size_t N>
+  template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
     const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-    if constexpr (Unit) {
+    if constexpr (Unit == detail::run_constant) {
+      const T v = *p;
+      return [v](index_t /*t*/) { return v; };
+    } else if constexpr (Unit == detail::run_unit) {
       return [p](index_t t) { return p[t]; };
     } else {
       const index_t s = run.stride[I];
@@ -241,7 +337,63 @@ class SelectionExpr : public detail::ExpressionTag {
   Selection<T> s_;
 };
 
+/// A JaggedTensor (read-only) as an expression leaf: a jagged expression is evaluated row by
+/// row into a JaggedTensor of the same shape (`JaggedTensor<float> y = jt - mean(jt, 1);`).
+/// Every jagged leaf of a tree must have the same shape; dense operands are broadcast along the
+/// rows (their leading extents are the outer extents, or 1), scalars everywhere.
+/// @tparam T the element type
+template <class T>
+class JaggedExpr : public detail::ExpressionTag {
+ public:
+  /// The element type.
+  using value_type = T;
+  /// A jagged tensor is one leaf.
+  static constexpr std::size_t leaf_count = 1;
+  /// The tree evaluates into a JaggedTensor, never a dense tensor.
+  static constexpr bool jagged = true;
+
+  /// Wraps a jagged tensor (shared, not copied).
+  /// @param t the tensor
+  explicit JaggedExpr(JaggedTensor<T> t) : held_{std::move(t)} {}
+  /// Rank 0 for NumPy's broadcasting of the dense operands (they are checked against the
+  /// jagged shape when the tree is evaluated).
+  /// @return the empty shape
+  [[nodiscard]] Index shape() const { return {}; }
+  /// The jagged tensor.
+  /// @return the wrapped tensor
+  [[nodiscard]] const JaggedTensor<T>& tensor() const noexcept { return held_.value; }
+  /// Registers this leaf for evaluation (checks its shape against the others').
+  /// @param p the preparation
+  void prepare(detail::Prepared& p) const { p.add_jagged<T>(held_.value); }
+  /// A jagged leaf holds no dense tensor.
+  template <class F>
+  void for_each_tensor(F&& /*visitor*/) const {}
+  /// The row's element t (a jagged leaf's run is a whole row, always contiguous).
+  /// @param run the run
+  /// @return the element reader
+  template <std::size_t I, int Unit, std::size_t N>
+  [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
+    const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
+    return [p](index_t t) { return p[t]; };
+  }
+  /// Prints the node.
+  /// @param out the stream
+  /// @param depth the indentation
+  void explain(std::ostream& out, int depth) const {
+    out << detail::pad_by(depth) << "jagged " << held_.value.type_string() << "\n";
+  }
+
+ private:
+  detail::Held<JaggedTensor<T>> held_;
+};
+
 namespace detail {
+
+/// Whether a type is a JaggedTensor.
+template <class X>
+struct is_jagged_tensor : std::false_type {};
+template <class T>
+struct is_jagged_tensor<JaggedTensor<T>> : std::true_type {};
 
 /// Whether a type is a Tensor (of any element type, const or not).
 template <class X>
@@ -266,10 +418,12 @@ auto as_expression(const X& x) {
     return TensorExpr<T>(Tensor<const T>(x));
   } else if constexpr (is_selection<D>::value) {
     return SelectionExpr<typename D::value_type>(x);
+  } else if constexpr (is_jagged_tensor<D>::value) {
+    return JaggedExpr<std::remove_const_t<typename D::value_type>>(x);
   } else {
     static_assert(std::is_arithmetic_v<D>,
-                  "an expression operand must be a strata::Tensor, a strata::Selection, an "
-                  "expression or an arithmetic scalar");
+                  "an expression operand must be a strata::Tensor, a strata::Selection, a "
+                  "strata::JaggedTensor, an expression or an arithmetic scalar");
     return ScalarExpr<D>(x);
   }
 }
@@ -278,11 +432,12 @@ auto as_expression(const X& x) {
 template <class X>
 using node_t = decltype(as_expression(std::declval<const X&>()));
 
-/// Whether an operand takes part in expressions: a Tensor, a Selection or an expression.
+/// Whether an operand takes part in expressions: a Tensor, a Selection, a JaggedTensor or an
+/// expression.
 template <class X>
 inline constexpr bool is_operand_v =
     is_expression_v<X> || is_tensor<std::remove_cvref_t<X>>::value ||
-    is_selection<std::remove_cvref_t<X>>::value;
+    is_selection<std::remove_cvref_t<X>>::value || is_jagged_tensor<std::remove_cvref_t<X>>::value;
 
 /// Whether a node is a scalar.
 template <class E>
@@ -370,6 +525,8 @@ class MapExpr : public detail::ExpressionTag {
   using value_type = R;
   /// The leaves of all children.
   static constexpr std::size_t leaf_count = (detail::leaves_v<C> + ... + 0);
+  /// Whether a child is jagged (the tree then evaluates into a JaggedTensor).
+  static constexpr bool jagged = (detail::jagged_v<C> || ...);
 
   /// A node over children.
   /// @param name the operation's name (errors, explain())
@@ -405,7 +562,7 @@ class MapExpr : public detail::ExpressionTag {
   /// The reader of run offsets: the operation applied to the children's readers.
   /// @param run the run
   /// @return the reader
-  template <std::size_t I, bool Unit, std::size_t N>
+  template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
     auto readers = readers_of<I, Unit>(run, std::index_sequence_for<C...>{});
     return [op = op_, readers](index_t t) {
@@ -424,7 +581,7 @@ class MapExpr : public detail::ExpressionTag {
   /// The first leaf of each child.
   static constexpr auto offsets_ = detail::leaf_offsets<C...>();
 
-  template <std::size_t I, bool Unit, std::size_t N, std::size_t... K>
+  template <std::size_t I, int Unit, std::size_t N, std::size_t... K>
   [[nodiscard]] auto readers_of(const detail::RunState<N>& run,
                                 std::index_sequence<K...> /*children*/) const {
     return std::make_tuple(std::get<K>(children_).template bind<I + offsets_[K], Unit>(run)...);

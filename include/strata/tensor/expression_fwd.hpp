@@ -8,6 +8,8 @@ namespace strata {
 
 template <class T>
 class Tensor;
+template <class T>
+class JaggedTensor;
 
 namespace detail {
 
@@ -25,6 +27,20 @@ void evaluate_expression(const Tensor<T>& dst, const E& e);
 /// A new dense tensor holding @p e (defined in strata/expr/evaluate.hpp).
 template <class T, class E>
 Tensor<T> evaluated_expression(const E& e);
+
+/// Whether an expression tree has a jagged leaf.
+template <class E>
+inline constexpr bool is_jagged_expression_v = is_expression_v<E>&& requires {
+  requires std::remove_cvref_t<E>::jagged;
+};
+
+/// Evaluates the jagged expression @p e into @p dst, row by row (strata/expr/jagged.hpp).
+template <class T, class E>
+void evaluate_jagged_expression(JaggedTensor<T>& dst, const E& e);
+
+/// A new JaggedTensor holding the jagged expression @p e (strata/expr/jagged.hpp).
+template <class T, class E>
+JaggedTensor<T> evaluated_jagged_expression(const E& e);
 
 }  // namespace detail
 

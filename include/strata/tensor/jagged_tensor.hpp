@@ -6,14 +6,185 @@
 #include "strata/buffer/dense_buffer.hpp"
 #include "strata/parallel/policy.hpp"
 #include "strata/shape/jagged.hpp"
+#include "strata/tensor/expression_fwd.hpp"
+#include "strata/tensor/print.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <ostream>
+#include <ranges>
 #include <span>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata {
+
+namespace detail {
+
+/// The name of an element type as NumPy and awkward-array print it (`float64`, `int32`, ...).
+template <class T>
+constexpr std::string_view dtype_name() {
+  using V = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<V, bool>) {
+    return "bool";
+  } else if constexpr (std::is_same_v<V, float>) {
+    return "float32";
+  } else if constexpr (std::is_same_v<V, double>) {
+    return "float64";
+  } else if constexpr (std::is_same_v<V, long double>) {
+    return "longdouble";
+  } else if constexpr (std::is_same_v<V, std::complex<float>>) {
+    return "complex64";
+  } else if constexpr (std::is_same_v<V, std::complex<double>>) {
+    return "complex128";
+  } else if constexpr (std::is_integral_v<V>) {
+    constexpr std::size_t bits = sizeof(V) * 8;
+    if constexpr (std::is_signed_v<V>) {
+      return bits == 8 ? "int8" : bits == 16 ? "int16" : bits == 32 ? "int32" : "int64";
+    } else {
+      return bits == 8 ? "uint8" : bits == 16 ? "uint16" : bits == 32 ? "uint32" : "uint64";
+    }
+  } else {
+    return "object";
+  }
+}
+
+/// Throws ShapeError, naming @p operation and the first row where they differ, unless two
+/// jagged shapes are the same.
+inline void check_same_rows(std::string_view operation, const Jagged& a, const Jagged& b) {
+  if (a.same_as(b)) {
+    return;
+  }
+  if (!std::ranges::equal(a.outer_extents(), b.outer_extents()) ||
+      a.inner_rank() != b.inner_rank()) {
+    fail<ShapeError>(operation, "the jagged shapes differ: ", a.to_string(), " has outer extents ",
+                     to_string(a.outer_extents()), " and rows of rank ", a.inner_rank(), "; ",
+                     b.to_string(), " has ", to_string(b.outer_extents()), " and ", b.inner_rank());
+  }
+  for (index_t r = 0; r < a.n_rows(); ++r) {
+    const Shape ra = a.row(r);
+    const Shape rb = b.row(r);
+    if (!(ra == rb)) {
+      fail<ShapeError>(operation, "the jagged shapes differ first at row ", r, ": ", ra.to_string(),
+                       " and ", rb.to_string());
+    }
+  }
+}
+
+/// Row lengths of any integer type as an Index: each >= 0, their sum representable.
+template <class R>
+Index checked_lengths(std::string_view operation, const R& lengths) {
+  Index out;
+  index_t total = 0;
+  index_t r = 0;
+  for (const auto& value : lengths) {
+    using L = std::remove_cvref_t<decltype(value)>;
+    static_assert(std::is_integral_v<L> && !std::is_same_v<L, bool>,
+                  "strata: row lengths must be integers");
+    if constexpr (std::is_signed_v<L>) {
+      if (value < 0) {
+        fail<ShapeError>(operation, "length ", static_cast<long long>(value), " of row ", r,
+                         " is negative");
+      }
+    }
+    if (std::cmp_greater(value, std::numeric_limits<index_t>::max())) {
+      fail<ShapeError>(operation, "length ", static_cast<unsigned long long>(value), " of row ", r,
+                       " does not fit in a 64-bit signed index");
+    }
+    const auto length = static_cast<index_t>(value);
+    if (__builtin_add_overflow(total, length, &total)) {
+      fail<ShapeError>(operation, "the lengths overflow a 64-bit signed index at row ", r,
+                       " (length ", length, ")");
+    }
+    out.push_back(length);
+    ++r;
+  }
+  return out;
+}
+
+/// The depth of nested std::vectors and the element type at the bottom.
+template <class V>
+struct nested_vector {
+  static constexpr int depth = 0;
+  using value_type = V;
+};
+template <class V, class A>
+struct nested_vector<std::vector<V, A>> {
+  static constexpr int depth = 1 + nested_vector<V>::depth;
+  using value_type = typename nested_vector<V>::value_type;
+};
+
+/// The shape of nested vectors: Smooth when every level is rectangular, Jagged otherwise.
+template <class V>
+Shape nested_shape(const std::vector<V>& v) {
+  const auto n = static_cast<index_t>(v.size());
+  if constexpr (nested_vector<V>::depth == 0) {
+    return Shape(Smooth{n});
+  } else {
+    std::vector<Shape> rows;
+    rows.reserve(v.size());
+    bool rectangular = true;
+    for (const V& row : v) {
+      rows.push_back(nested_shape(row));
+      rectangular = rectangular && rows.back().template is<Smooth>() && rows.back() == rows.front();
+    }
+    if (rows.empty()) {
+      return Shape(Smooth(Index(static_cast<std::size_t>(nested_vector<V>::depth) + 1, 0)));
+    }
+    if (rectangular) {
+      Index extents{n};
+      const IndexSpan e = rows.front().template as<Smooth>().extents();
+      extents.insert(extents.end(), e.begin(), e.end());
+      return Shape(Smooth(extents));
+    }
+    return Shape(Jagged(std::move(rows)));
+  }
+}
+
+/// Copies nested vectors' values in row-major (nested) order.
+template <class V, class T>
+void flatten_nested(const std::vector<V>& v, T*& out) {
+  if constexpr (nested_vector<V>::depth == 0) {
+    out = std::copy(v.begin(), v.end(), out);
+  } else {
+    for (const V& row : v) {
+      flatten_nested(row, out);
+    }
+  }
+}
+
+/// Python's slice of a sequence of @p length: the first index and the count (CPython's
+/// PySlice_AdjustIndices).
+inline std::pair<index_t, index_t> slice_of(index_t length, const Range& range) {
+  const index_t step = range.step;
+  const index_t lower = step < 0 ? -1 : 0;
+  const index_t upper = step < 0 ? length - 1 : length;
+  const auto clamp = [&](std::optional<index_t> v, index_t fallback) {
+    if (!v) {
+      return fallback;
+    }
+    return *v < 0 ? std::max(*v + length, lower) : std::min(*v, upper);
+  };
+  const index_t start = clamp(range.start, step < 0 ? upper : lower);
+  const index_t stop = clamp(range.stop, step < 0 ? lower : upper);
+  index_t count = 0;
+  if (step < 0) {
+    count = stop < start ? (start - stop - 1) / (-step) + 1 : 0;
+  } else {
+    count = start < stop ? (stop - start - 1) / step + 1 : 0;
+  }
+  return {start, count};
+}
+
+}  // namespace detail
 
 /// A tensor over a jagged shape, stored as one dense array of values (rows one after another,
 /// each row-major) and the offsets where rows start (the shape's row_starts()).
@@ -81,13 +252,234 @@ class JaggedTensor {
     return out;
   }
 
+  /// Value-initialised (zero) elements of a jagged shape (NumPy's `zeros`).
+  /// @param shape the shape
+  /// @return the tensor
+  static JaggedTensor zeros(Jagged shape) { return JaggedTensor(std::move(shape)); }
+  /// A tensor of a jagged shape whose values are about to be written (NumPy's `empty`; strata
+  /// value-initialises them, so they read as zeros).
+  /// @param shape the shape
+  /// @return the tensor
+  static JaggedTensor empty(Jagged shape) { return JaggedTensor(std::move(shape)); }
+  /// Every element @p value (NumPy's `full`).
+  /// @param shape the shape
+  /// @param value the value
+  /// @return the tensor
+  static JaggedTensor full(Jagged shape, const T& value) {
+    JaggedTensor out(std::move(shape));
+    out.fill(value);
+    return out;
+  }
+
+  /// A tensor of nested std::vectors: the outer vector's entries are the rows, each a vector
+  /// (a 1-D row), a vector of vectors (a 2-D row: smooth when rectangular, else jagged itself),
+  /// and so on. `{{1, 2, 3}, {}, {4, 5}}` is `3 * var * T`.
+  /// @code
+  /// std::vector<std::vector<float>> rows{{1, 2, 3}, {}, {4, 5}};
+  /// strata::JaggedTensor jt(rows);             // JaggedTensor<float>, Jagged[3]{[3] [0] [2]}
+  /// @endcode
+  /// @param rows the rows (at least two levels of std::vector)
+  /// @throws ShapeError when the rows do not have one rank
+  template <class V, class A>
+  requires(detail::nested_vector<V>::depth >= 1 &&
+           std::is_same_v<typename detail::nested_vector<V>::value_type,
+                          T>) explicit JaggedTensor(const std::vector<V, A>& rows)
+      : JaggedTensor(from_nested(rows)) {}
+
+  /// The tensor of nested std::vectors (see the constructor).
+  /// @param rows the rows
+  /// @return the tensor
+  /// @throws ShapeError when the rows do not have one rank
+  template <class V, class A>
+  requires(detail::nested_vector<V>::depth >= 1 &&
+           std::is_same_v<typename detail::nested_vector<V>::value_type, T>) static JaggedTensor
+      from_nested(const std::vector<V, A>& rows) {
+    if constexpr (detail::nested_vector<V>::depth == 1) {
+      Index lengths(rows.size(), 0);
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        lengths[r] = static_cast<index_t>(rows[r].size());
+      }
+      JaggedTensor out(Jagged::from_lengths(lengths));
+      T* at = out.first_value();
+      for (const V& row : rows) {
+        at = std::copy(row.begin(), row.end(), at);
+      }
+      return out;
+    } else {
+      std::vector<Shape> shapes;
+      shapes.reserve(rows.size());
+      for (const V& row : rows) {
+        shapes.push_back(detail::nested_shape(row));
+      }
+      JaggedTensor out(Jagged(Index{static_cast<index_t>(rows.size())}, std::move(shapes)));
+      T* at = out.first_value();
+      detail::flatten_nested(rows, at);
+      return out;
+    }
+  }
+
+  /// A tensor from row lengths (any integer type) and the values, row after row: the shape
+  /// `lengths.size() * var * T` (Arrow's list array from its sizes).
+  /// @param lengths one length per row (std::vector<int>, std::span<const std::int64_t>, ...)
+  /// @param values the sum of the lengths values
+  /// @return the tensor
+  /// @throws ShapeError when a length is negative, the lengths overflow, or the number of
+  ///         values differs from their sum
+  template <std::ranges::input_range R>
+  requires std::integral<std::ranges::range_value_t<R>>
+  static JaggedTensor from_lengths(const R& lengths, std::vector<T> values) {
+    const Index checked = detail::checked_lengths("JaggedTensor::from_lengths", lengths);
+    Jagged shape = Jagged::from_lengths(checked);
+    if (static_cast<index_t>(values.size()) != shape.size()) {
+      detail::fail<ShapeError>("JaggedTensor::from_lengths", "the lengths add up to ", shape.size(),
+                               " but ", values.size(), " values were given");
+    }
+    return JaggedTensor(std::move(shape), AnyBuffer<T>(DenseBuffer<T>(values)));
+  }
+  /// from_lengths with the lengths in braces: `from_lengths({3, 0, 2}, values)`.
+  /// @param lengths one length per row
+  /// @param values the sum of the lengths values
+  /// @return the tensor
+  /// @throws ShapeError as the range overload
+  template <std::integral I>
+  static JaggedTensor from_lengths(std::initializer_list<I> lengths, std::vector<T> values) {
+    return from_lengths(std::span<const I>(lengths.begin(), lengths.size()), std::move(values));
+  }
+
+  /// The rows of a padded dense tensor: row r is the first `lengths[r]` elements of
+  /// `padded[r]` along the last axis (PyTorch's `nested_tensor` from padded + lengths).
+  /// @param padded outer extents followed by the padded extent
+  /// @param lengths one length per row (any integer type), each <= the padded extent
+  /// @param policy seq or par
+  /// @return the tensor
+  /// @throws ShapeError when padded has rank 0, the number of lengths is not the number of rows,
+  ///         a length is negative or larger than the padded extent
+  template <std::ranges::input_range R, ExecutionPolicy P = Parallel>
+  requires(std::integral<std::ranges::range_value_t<R>> &&
+           !std::is_same_v<std::ranges::range_value_t<R>, bool>) static JaggedTensor
+      from_padded(const Tensor<const T>& padded, const R& lengths, const P& policy = P{}) {
+    constexpr std::string_view op = "JaggedTensor::from_padded";
+    const Index shape = padded.shape();
+    if (shape.empty()) {
+      detail::fail<ShapeError>(op, "a padded tensor of rank 0 has no rows");
+    }
+    const Index outer(shape.begin(), shape.end() - 1);
+    const index_t width = shape.back();
+    const Index checked = detail::checked_lengths(op, lengths);
+    index_t rows = 1;
+    for (const index_t e : outer) {
+      rows *= e;
+    }
+    if (static_cast<index_t>(checked.size()) != rows) {
+      detail::fail<ShapeError>(op, "the padded shape ", to_string(shape), " has ", rows,
+                               " rows but ", checked.size(), " lengths were given");
+    }
+    for (std::size_t r = 0; r < checked.size(); ++r) {
+      if (checked[r] > width) {
+        detail::fail<ShapeError>(op, "length ", checked[r], " of row ", r,
+                                 " is larger than the padded extent ", width);
+      }
+    }
+    return from_dense(padded, Jagged::from_extents(outer, 1, checked), policy);
+  }
+  /// from_padded with the lengths in braces.
+  /// @param padded outer extents followed by the padded extent
+  /// @param lengths one length per row
+  /// @return the tensor
+  /// @throws ShapeError as the range overload
+  template <std::integral I>
+  static JaggedTensor from_padded(const Tensor<const T>& padded, std::initializer_list<I> lengths) {
+    return from_padded(padded, std::span<const I>(lengths.begin(), lengths.size()));
+  }
+  /// The rows of a padded dense tensor chosen by a mask: row r is `padded[r][mask[r]]` (the
+  /// elements where the mask is true, in order, as NumPy's boolean indexing of each row).
+  /// @param padded outer extents followed by the padded extent
+  /// @param mask a boolean tensor of the same shape
+  /// @return the tensor
+  /// @throws ShapeError when padded has rank 0 or the mask's shape differs
+  static JaggedTensor from_padded(const Tensor<const T>& padded, const Tensor<const bool>& mask) {
+    constexpr std::string_view op = "JaggedTensor::from_padded";
+    const Index shape = padded.shape();
+    if (shape.empty()) {
+      detail::fail<ShapeError>(op, "a padded tensor of rank 0 has no rows");
+    }
+    if (mask.shape() != shape) {
+      detail::fail<ShapeError>(op, "the mask's shape ", to_string(mask.shape()),
+                               " differs from the padded shape ", to_string(shape));
+    }
+    const Index outer(shape.begin(), shape.end() - 1);
+    const index_t width = shape.back();
+    const Tensor<bool> m = mask.copy(seq);
+    const Tensor<T> d = padded.copy(seq);
+    const bool* mp = m.data();
+    const T* dp = d.data();
+    index_t rows = 1;
+    for (const index_t e : outer) {
+      rows *= e;
+    }
+    Index lengths(static_cast<std::size_t>(rows), 0);
+    for (index_t r = 0; r < rows; ++r) {
+      lengths[static_cast<std::size_t>(r)] = std::count(mp + r * width, mp + (r + 1) * width, true);
+    }
+    JaggedTensor out(Jagged::from_extents(outer, 1, lengths));
+    T* at = out.first_value();
+    for (index_t k = 0; k < d.size(); ++k) {
+      if (mp[k]) {
+        *at++ = dp[k];
+      }
+    }
+    return out;
+  }
+
+  /// A new JaggedTensor holding a jagged expression's values (`JaggedTensor<float> y = jt - m;`,
+  /// strata/expr/), evaluated row by row in one pass.
+  /// @param e the expression (with at least one JaggedTensor operand)
+  /// @throws ShapeError when its jagged operands differ in shape; BroadcastError when a dense
+  ///         operand does not broadcast along the rows
+  template <Expression E>
+  requires detail::is_jagged_expression_v<E>
+  // NOLINTNEXTLINE(google-explicit-constructor): an expression becomes a tensor when stored.
+  JaggedTensor(const E& e) : JaggedTensor(detail::evaluated_jagged_expression<T>(e)) {}
+  /// Writes a jagged expression into this tensor's values, in place (`y = exp(y - max(y, 1))`):
+  /// element-wise reads of this tensor need no copy.
+  /// @param e the expression
+  /// @return this tensor
+  /// @throws ShapeError when its jagged shape is not this one (naming the first differing
+  ///         row); BroadcastError when a dense operand does not broadcast along the rows.
+  ///         Nothing is written then.
+  template <Expression E>
+  requires detail::is_jagged_expression_v<E> JaggedTensor& operator=(const E& e) {
+    detail::evaluate_jagged_expression(*this, e);
+    return *this;
+  }
+  /// A copy with its own storage (a slice of rows becomes a tensor of its own).
+  /// @return the copy
+  [[nodiscard]] JaggedTensor copy() const {
+    const T* first = first_value();
+    return JaggedTensor(shape_,
+                        AnyBuffer<T>(DenseBuffer<T>(std::vector<T>(first, first + size()))));
+  }
+  /// Writes another tensor's values into this one's (same shape).
+  /// @param other the values
+  /// @throws ShapeError naming the first differing row when the shapes differ; nothing is
+  ///         written then
+  void assign(const JaggedTensor& other) const {
+    detail::check_same_rows("JaggedTensor::assign", shape_, other.shape_);
+    std::copy_n(other.first_value(), size(), first_value());
+  }
+  /// Sets every element to @p value.
+  /// @param value the value
+  void fill(const T& value) const { std::fill_n(first_value(), size(), value); }
+
   /// The shape.
   /// @return the jagged shape
   [[nodiscard]] const Jagged& shape() const noexcept { return shape_; }
   /// The number of elements.
   /// @return the size
   [[nodiscard]] index_t size() const noexcept { return shape_.size(); }
-  /// Where each row starts in values(), plus the size (n_rows + 1 prefix sums).
+  /// Where each row starts in values(), plus the size: n_rows + 1 int64 prefix sums, the first
+  /// 0. With values() this is Arrow's and awkward-array's ListOffsetArray (offsets of length
+  /// rows + 1, row r is values[offsets[r], offsets[r + 1])), handed out without a copy.
   /// @return the offsets
   [[nodiscard]] std::span<const index_t> offsets() const noexcept { return shape_.row_starts(); }
 
@@ -263,6 +655,119 @@ class JaggedTensor {
     return out;
   }
 
+  /// The values in a dense tensor padded with @p fill (PyTorch's `to_padded_tensor`): the same
+  /// as to_dense().
+  /// @param fill the value outside the rows
+  /// @param policy seq or par
+  /// @return the dense tensor of dense_shape()
+  template <ExecutionPolicy P = Parallel>
+  [[nodiscard]] Tensor<T> to_padded(const T& fill = T{}, const P& policy = P{}) const {
+    return to_dense(fill, policy);
+  }
+  /// Where to_padded() holds this tensor's values: true inside the rows, false in the padding.
+  /// @return a boolean tensor of dense_shape()
+  [[nodiscard]] Tensor<bool> mask() const {
+    Tensor<bool> out(dense_shape());
+    for (index_t p = 0; p < n_pieces(); ++p) {
+      out.select(dense_selectors(p)).fill(true, seq);
+    }
+    return out;
+  }
+  /// The number of values in each row, over the outer modes (the lengths of a `n * var`
+  /// tensor; from_lengths() and from_padded() take them back).
+  /// @return an int64 tensor of the outer extents
+  [[nodiscard]] Tensor<index_t> lengths() const {
+    Tensor<index_t> out(shape_.outer_extents());
+    const std::span<const index_t> starts = offsets();
+    index_t* o = out.data();
+    for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
+      o[r] = starts[r + 1] - starts[r];
+    }
+    return out;
+  }
+
+  /// The same slice of every row (1-D rows): Python's `row[start:stop:step]` on each, clipped to
+  /// the row as Python clips, into a new tensor (`first(k)` is `select_each(Range{0, k})`).
+  /// @param range the slice
+  /// @return a new tensor over the same outer modes
+  /// @throws ShapeError when the rows are not 1-D; IndexError for step 0
+  [[nodiscard]] JaggedTensor select_each(const Range& range) const {
+    check_flat_rows("select_each");
+    if (range.step == 0) {
+      detail::fail<IndexError>("select_each", "the slice step is 0");
+    }
+    const std::span<const index_t> starts = offsets();
+    const index_t rows = shape_.n_rows();
+    Index first(static_cast<std::size_t>(rows), 0);
+    Index counts(static_cast<std::size_t>(rows), 0);
+    for (index_t r = 0; r < rows; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      std::tie(first[u], counts[u]) = detail::slice_of(starts[u + 1] - starts[u], range);
+    }
+    JaggedTensor out(Jagged::from_extents(shape_.outer_extents(), 1, counts));
+    const T* in = first_value();
+    T* at = out.first_value();
+    for (index_t r = 0; r < rows; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      const T* row = in + starts[u] + first[u];
+      for (index_t k = 0; k < counts[u]; ++k) {
+        *at++ = row[k * range.step];
+      }
+    }
+    return out;
+  }
+  /// Element @p i of every row (1-D rows; negative counts from each row's end), over the outer
+  /// modes: `last()` is `select_each(-1)`.
+  /// @param i the index in each row
+  /// @return a dense tensor of the outer extents
+  /// @throws ShapeError when the rows are not 1-D; IndexError naming the first row too short
+  [[nodiscard]] Tensor<T> select_each(index_t i) const {
+    check_flat_rows("select_each");
+    const std::span<const index_t> starts = offsets();
+    Tensor<T> out(shape_.outer_extents());
+    T* o = out.data();
+    const T* in = first_value();
+    for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
+      const index_t length = starts[r + 1] - starts[r];
+      const index_t k = i < 0 ? i + length : i;
+      if (k < 0 || k >= length) {
+        detail::fail<IndexError>("select_each", "index ", i, " is outside row ",
+                                 first_row_number() + static_cast<index_t>(r), " of length ",
+                                 length);
+      }
+      o[r] = in[starts[r] + k];
+    }
+    return out;
+  }
+  /// The first @p k elements of every row (all of a shorter row): `select_each(Range{0, k})`.
+  /// @param k the count, >= 0
+  /// @return a new tensor
+  /// @throws ShapeError when the rows are not 1-D; IndexError when k < 0
+  [[nodiscard]] JaggedTensor first(index_t k) const {
+    if (k < 0) {
+      detail::fail<IndexError>("first", "count ", k, " is negative");
+    }
+    return select_each(Range{0, k});
+  }
+  /// The last element of every row: `select_each(-1)`.
+  /// @return a dense tensor of the outer extents
+  /// @throws ShapeError when the rows are not 1-D; IndexError naming the first empty row
+  [[nodiscard]] Tensor<T> last() const { return select_each(-1); }
+
+  /// The type line awkward-array prints: the outer extents, `var` for each inner mode, the
+  /// element type (`10000 * var * float32`).
+  /// @return the text
+  [[nodiscard]] std::string type_string() const {
+    std::string out;
+    for (const index_t e : shape_.outer_extents()) {
+      out += std::to_string(e) + " * ";
+    }
+    for (int k = 0; k < shape_.inner_rank(); ++k) {
+      out += "var * ";
+    }
+    return out += detail::dtype_name<T>();
+  }
+
   /// The shape of to_dense(): outer extents, then the largest extent of each inner mode.
   /// @return the extents
   [[nodiscard]] Index dense_shape() const {
@@ -287,6 +792,12 @@ class JaggedTensor {
     index_pieces();
   }
 
+  void check_flat_rows(std::string_view operation) const {
+    if (!shape_.smooth_rows() || shape_.inner_rank() != 1) {
+      detail::fail<ShapeError>(operation, "the rows of ", shape_.to_string(),
+                               " are not 1-D (it selects in each row of a n * var tensor)");
+    }
+  }
   template <class E>
   [[nodiscard]] Tensor<E> piece_of(index_t p) const {
     check_piece(p);
@@ -408,6 +919,8 @@ class JaggedTensor {
     return piece_starts()[static_cast<std::size_t>(p)];
   }
   [[nodiscard]] T* first_value() const noexcept { return buffer_.data() + base_; }
+  template <class U>
+  friend class JaggedTensor;
   static Index row_strides(std::span<const index_t> e) {
     Index strides(e.size(), 0);
     index_t stride = 1;
@@ -449,5 +962,116 @@ class JaggedTensor {
   std::shared_ptr<const std::vector<detail::JaggedPiece>> pieces_;  // when some row is jagged
   std::shared_ptr<const std::vector<index_t>> piece_starts_;        // their starts, + size()
 };
+
+/// `JaggedTensor jt(rows)` deduces the element type of nested std::vectors.
+template <class V, class A>
+JaggedTensor(const std::vector<V, A>&)
+    -> JaggedTensor<typename detail::nested_vector<V>::value_type>;
+
+namespace detail {
+
+/// Emits the text of a jagged shape's values as awkward-array does, with the byte 1 where
+/// each value goes (formatted afterwards, all together) and `...` where rows or elements are
+/// elided; @p at is the next value to print.
+template <class T>
+void jagged_text(const Shape& shape, const T* data, bool elide, index_t edge, std::string& out,
+                 std::vector<T>& values) {
+  const auto emit_list = [&](index_t n, auto&& item) {
+    out += '[';
+    bool first = true;
+    for (const index_t i : shown(n, elide, edge)) {
+      if (!first) {
+        out += ", ";
+      }
+      first = false;
+      if (i < 0) {
+        out += "...";
+      } else {
+        item(i);
+      }
+    }
+    out += ']';
+  };
+  if (shape.is<Smooth>()) {
+    const IndexSpan e = shape.as<Smooth>().extents();
+    const auto box = [&](const auto& self, std::size_t mode, const T* at) -> void {
+      index_t below = 1;
+      for (std::size_t k = mode + 1; k < e.size(); ++k) {
+        below *= e[k];
+      }
+      emit_list(e[mode], [&](index_t i) {
+        if (mode + 1 == e.size()) {
+          out += '\x01';
+          values.push_back(at[i]);
+        } else {
+          self(self, mode + 1, at + i * below);
+        }
+      });
+    };
+    box(box, 0, data);
+    return;
+  }
+  const Jagged& j = shape.as<Jagged>();
+  const std::span<const index_t> starts = j.row_starts();
+  const IndexSpan outer = j.outer_extents();
+  const auto grid = [&](const auto& self, std::size_t mode, index_t row0) -> void {
+    index_t below = 1;
+    for (std::size_t k = mode + 1; k < outer.size(); ++k) {
+      below *= outer[k];
+    }
+    emit_list(outer[mode], [&](index_t i) {
+      const index_t r = row0 + i * below;
+      if (mode + 1 == outer.size()) {
+        jagged_text(j.row(r), data + starts[static_cast<std::size_t>(r)], elide, edge, out, values);
+      } else {
+        self(self, mode + 1, r);
+      }
+    });
+  };
+  grid(grid, 0, 0);
+}
+
+}  // namespace detail
+
+/// The text of a jagged tensor as awkward-array prints it: `[[1, 2, 3], [], [4, 5]]`, with
+/// `...` for the middle rows and elements when it holds more than `options.threshold` values
+/// (`options.edgeitems` kept at each end). The type line is JaggedTensor::type_string().
+/// @param t the tensor
+/// @param options threshold, edge items and precision
+/// @return the text
+template <class T>
+std::string to_string(const JaggedTensor<T>& t, const PrintOptions& options = {}) {
+  std::string text;
+  std::vector<std::remove_const_t<T>> values;
+  detail::jagged_text(Shape(t.shape()), t.values().data(), t.size() > options.threshold,
+                      options.edgeitems, text, values);
+  std::vector<std::string> formatted = detail::format_values(values, options.precision);
+  std::string out;
+  out.reserve(text.size() + values.size() * 4);
+  std::size_t next = 0;
+  for (const char c : text) {
+    if (c != '\x01') {
+      out += c;
+      continue;
+    }
+    std::string v = formatted[next++];
+    v.erase(0, v.find_first_not_of(' '));
+    v.erase(v.find_last_not_of(' ') + 1);
+    if (v.size() > 1 && v.back() == '.') {
+      v.pop_back();  // awkward prints 1.0 as 1
+    }
+    out += v;
+  }
+  return out;
+}
+
+/// Prints a jagged tensor as to_string() does.
+/// @param out the stream
+/// @param t the tensor
+/// @return @p out
+template <class T>
+std::ostream& operator<<(std::ostream& out, const JaggedTensor<T>& t) {
+  return out << to_string(t);
+}
 
 }  // namespace strata

@@ -500,6 +500,60 @@ void expressions() {
   }
 }
 
+void jagged() {
+  section("jagged: ragged rows as first-class tensors (build, slice, reduce, compute, print)");
+  using strata::JaggedTensor;
+  using strata::Tensor;
+  // Sequences of different lengths, straight from nested vectors.
+  const std::vector<std::vector<float>> sequences{{1, 2, 3}, {}, {4, 5}, {6}, {7, 8, 9, 10}};
+  JaggedTensor scores(sequences);  // JaggedTensor<float>
+  std::cout << scores.type_string() << "\n" << scores << "\n";
+  // values + offsets: Arrow's / awkward's ListOffsetArray, handed out without a copy.
+  std::cout << "offsets (int64, rows + 1):";
+  for (const std::int64_t o : scores.offsets()) {
+    std::cout << " " << o;
+  }
+  std::cout << "; values: " << scores.values() << "\n";
+  // Other ways in: lengths of any integer type + values, a padded tensor + lengths or a mask.
+  const auto from_lengths =
+      JaggedTensor<double>::from_lengths(std::vector<int>{2, 0, 1}, {0.5, 1.5, 2.5});
+  const Tensor<int> padded{{1, 2, 0}, {3, 0, 0}};
+  std::cout << "from lengths: " << from_lengths
+            << "; from padded + lengths: " << JaggedTensor<int>::from_padded(padded, {2, 1})
+            << "; back to padded (-1):\n"
+            << scores.to_padded(-1.0F) << "\n";
+  // Rows and row slices (which keep their absolute row numbers), the same slice of each row.
+  std::cout << "row 2: " << scores.row(2).size() << " values; rows [2, 5) " << scores.rows(2, 5)
+            << " start at row " << scores.rows(2, 5).first_row() << "\n";
+  std::cout << "first 2 of each row: " << scores.first(2)
+            << "; reversed: " << scores.select_each(strata::Range{{}, {}, -1}) << "\n";
+  // Per-row reductions along the ragged axis give dense tensors over the rows.
+  std::cout << "sum " << strata::sum(scores, 1) << ", mean " << strata::mean(scores, 1)
+            << ", argmax " << strata::argmax(scores, 1) << " (empty rows: 0, nan, -1)\n";
+  // Arithmetic as in the expressions section: a dense tensor over the rows broadcasts along
+  // each row. Mean subtraction, then a softmax in two passes (max, then exp and normalise).
+  JaggedTensor<float> centred = scores - strata::mean(scores, 1);
+  JaggedTensor<float> softmax = strata::exp(centred - strata::max(centred, 1));
+  softmax /= strata::sum(softmax, 1);
+  std::cout << "centred: " << centred << "\nsoftmax: " << softmax << "\n";
+  // Rows that are jagged themselves (two ragged modes).
+  const std::vector<std::vector<std::vector<int>>> nested{{{1, 2}, {3}}, {}, {{4, 5, 6}}};
+  const JaggedTensor cells(nested);
+  std::cout << cells.type_string() << ": " << cells << ", per-row sums "
+            << strata::sum(cells, {1, 2}) << "\n";
+  // Long data is elided as awkward-array does.
+  const std::vector<std::vector<int>> many(400, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
+  std::cout << JaggedTensor(many) << "\n";
+  // Shapes must agree: the error names the first row that differs.
+  try {
+    const JaggedTensor<float> other(
+        std::vector<std::vector<float>>{{1, 2, 3}, {1}, {4, 5}, {6}, {7}});
+    JaggedTensor<float> sum = scores + other;
+  } catch (const strata::ShapeError& e) {
+    std::cout << "ShapeError: " << e.what() << "\n";
+  }
+}
+
 void guarantees() {
   section("guarantees: const views, element references, aliasing, exceptions under par");
   strata::Tensor<float> t{{1, 2, 3}, {4, 5, 6}};
@@ -548,6 +602,7 @@ int main() {
   layouts();
   iteration();
   expressions();
+  jagged();
   guarantees();
   std::cout << "\nend of tour\n";
   return 0;

@@ -182,12 +182,12 @@ auto evaluate_jagged(const E& e, const P& policy = P{}) {
 }
 
 /// Prints a jagged expression's values (it is evaluated).
-/// @param out the stream
-/// @param e the expression
-/// @return @p out
-template <JaggedExpression E>
-std::ostream& operator<<(std::ostream& out, const E& e) {
-  return out << evaluate_jagged(e);
+/// @param stream the stream
+/// @param jagged the jagged expression
+/// @return @p stream
+template <JaggedExpression J>
+std::ostream& operator<<(std::ostream& stream, const J& jagged) {
+  return stream << evaluate_jagged(jagged);
 }
 
 /// `f` applied to every element of a jagged tensor, lazily (a jagged expression).
@@ -507,44 +507,44 @@ auto mean(const JaggedTensor<T>& t) {
 
 /// A reduction of a jagged expression along its ragged modes: the expression is evaluated into
 /// a JaggedTensor (one pass), then reduced (`sum(exp(jt - m), 1)`).
-/// @param e the expression
+/// @param jagged the jagged expression
 /// @param axis the ragged axis
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
-template <JaggedExpression E, std::integral A>
-auto sum(const E& e, A axis, bool keepdims = false) {
-  return sum(evaluate_jagged(e), axis, keepdims);
+template <JaggedExpression J, std::integral A>
+auto sum(const J& jagged, A axis, bool keepdims = false) {
+  return sum(evaluate_jagged(jagged), axis, keepdims);
 }
 /// Maximum of each row of a jagged expression.
-/// @param e the expression
+/// @param jagged the jagged expression
 /// @param axis the ragged axis
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
-template <JaggedExpression E, std::integral A>
-auto max(const E& e, A axis, bool keepdims = false) {
-  return max(evaluate_jagged(e), axis, keepdims);
+template <JaggedExpression J, std::integral A>
+auto max(const J& jagged, A axis, bool keepdims = false) {
+  return max(evaluate_jagged(jagged), axis, keepdims);
 }
 /// Minimum of each row of a jagged expression.
-/// @param e the expression
+/// @param jagged the jagged expression
 /// @param axis the ragged axis
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
-template <JaggedExpression E, std::integral A>
-auto min(const E& e, A axis, bool keepdims = false) {
-  return min(evaluate_jagged(e), axis, keepdims);
+template <JaggedExpression J, std::integral A>
+auto min(const J& jagged, A axis, bool keepdims = false) {
+  return min(evaluate_jagged(jagged), axis, keepdims);
 }
 /// Mean of each row of a jagged expression.
-/// @param e the expression
+/// @param jagged the jagged expression
 /// @param axis the ragged axis
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
-template <JaggedExpression E, std::integral A>
-auto mean(const E& e, A axis, bool keepdims = false) {
-  return mean(evaluate_jagged(e), axis, keepdims);
+template <JaggedExpression J, std::integral A>
+auto mean(const J& jagged, A axis, bool keepdims = false) {
+  return mean(evaluate_jagged(jagged), axis, keepdims);
 }
 
 }  // namespace strata

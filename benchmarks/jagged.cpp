@@ -1,0 +1,214 @@
+// Benchmarks for jagged tensors as a scientist writes them: build from nested vectors, per-row
+// mean subtraction + softmax in the expression syntax, per-row sums, row access; each group
+// "name/variant" starts with the hand-written loop over values + offsets (the baseline).
+#include "strata/expr/expr.hpp"
+#include "strata/tensor/jagged_tensor.hpp"
+
+#include "threads.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace {
+
+using strata::index_t;
+using strata::JaggedTensor;
+
+std::vector<std::vector<float>> random_rows(index_t rows, index_t max_length) {
+  std::mt19937 rng(42);
+  std::uniform_int_distribution<index_t> length(0, max_length);
+  std::uniform_real_distribution<float> value(-2.0F, 2.0F);
+  std::vector<std::vector<float>> out(static_cast<std::size_t>(rows));
+  for (auto& row : out) {
+    row.resize(static_cast<std::size_t>(length(rng)));
+    for (float& x : row) {
+      x = value(rng);
+    }
+  }
+  return out;
+}
+
+// ---- 10,000 rows of 0..200 float32: subtract each row's mean, then a softmax per row ----------
+
+const std::vector<std::vector<float>>& sequences() {
+  static const auto rows = random_rows(10000, 200);
+  return rows;
+}
+
+const JaggedTensor<float>& sequence_tensor() {
+  static const JaggedTensor<float> t(sequences());
+  return t;
+}
+
+void softmax_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  const JaggedTensor<float>& t = sequence_tensor();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  const auto rows = static_cast<index_t>(offsets.size()) - 1;
+  std::vector<float> out(static_cast<std::size_t>(t.size()));
+  float* o = out.data();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(dynamic, 64)
+    for (index_t r = 0; r < rows; ++r) {
+      const index_t b = offsets[static_cast<std::size_t>(r)];
+      const index_t e = offsets[static_cast<std::size_t>(r) + 1];
+      if (b == e) {
+        continue;
+      }
+      float sum = 0;
+      for (index_t k = b; k < e; ++k) {
+        sum += values[k];
+      }
+      const float mean = sum / static_cast<float>(e - b);
+      float hi = -INFINITY;
+      for (index_t k = b; k < e; ++k) {
+        o[k] = values[k] - mean;
+        hi = std::max(hi, o[k]);
+      }
+      float total = 0;
+      for (index_t k = b; k < e; ++k) {
+        o[k] = std::exp(o[k] - hi);
+        total += o[k];
+      }
+      for (index_t k = b; k < e; ++k) {
+        o[k] /= total;
+      }
+    }
+    benchmark::DoNotOptimize(o);
+  }
+  state.SetItemsProcessed(state.iterations() * t.size());
+}
+
+void softmax_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  const JaggedTensor<float>& t = sequence_tensor();
+  JaggedTensor<float> y = JaggedTensor<float>::zeros(t.shape());
+  for (auto _ : state) {
+    y = t - strata::mean(t, 1);
+    y = strata::exp(y - strata::max(y, 1));
+    y /= strata::sum(y, 1);
+    benchmark::DoNotOptimize(y.values().data());
+  }
+  state.SetItemsProcessed(state.iterations() * t.size());
+}
+
+// ---- per-row sums of 10^6 rows of 0..64 float32 ------------------------------------------------
+
+const JaggedTensor<float>& many_rows() {
+  static const JaggedTensor<float> t(random_rows(1000000, 64));
+  return t;
+}
+
+void row_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  std::vector<float> out(offsets.size() - 1);
+  for (auto _ : state) {
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      float sum = 0;
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        sum += values[k];
+      }
+      out[r] = sum;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void row_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, 1);
+    benchmark::DoNotOptimize(sums.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- build from std::vector<std::vector<float>> (10,000 rows of 0..200) ------------------------
+
+void build_hand(benchmark::State& state) {
+  const auto& rows = sequences();
+  for (auto _ : state) {
+    std::vector<index_t> offsets{0};
+    offsets.reserve(rows.size() + 1);
+    for (const auto& row : rows) {
+      offsets.push_back(offsets.back() + static_cast<index_t>(row.size()));
+    }
+    std::vector<float> values;
+    values.reserve(static_cast<std::size_t>(offsets.back()));
+    for (const auto& row : rows) {
+      values.insert(values.end(), row.begin(), row.end());
+    }
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetItemsProcessed(state.iterations() * sequence_tensor().size());
+}
+
+void build_strata(benchmark::State& state) {
+  const auto& rows = sequences();
+  for (auto _ : state) {
+    const JaggedTensor t(rows);
+    benchmark::DoNotOptimize(t.values().data());
+  }
+  state.SetItemsProcessed(state.iterations() * sequence_tensor().size());
+}
+
+// ---- row(r): one call per row, reading the row's first value and size ------------------------
+
+void row_hand(benchmark::State& state) {
+  const JaggedTensor<float>& t = sequence_tensor();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  const auto rows = static_cast<index_t>(offsets.size()) - 1;
+  for (auto _ : state) {
+    std::size_t total = 0;
+    for (index_t r = 0; r < rows; ++r) {
+      const std::span<const float> row(
+          values + offsets[static_cast<std::size_t>(r)],
+          static_cast<std::size_t>(offsets[static_cast<std::size_t>(r) + 1] -
+                                   offsets[static_cast<std::size_t>(r)]));
+      total += row.size();
+      benchmark::DoNotOptimize(row.data());
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * rows);
+}
+
+void row_strata(benchmark::State& state) {
+  const JaggedTensor<float>& t = sequence_tensor();
+  const index_t rows = t.shape().n_rows();
+  for (auto _ : state) {
+    std::size_t total = 0;
+    for (index_t r = 0; r < rows; ++r) {
+      const std::span<const float> row = t.row(r);
+      total += row.size();
+      benchmark::DoNotOptimize(row.data());
+    }
+    benchmark::DoNotOptimize(total);
+  }
+  state.SetItemsProcessed(state.iterations() * rows);
+}
+
+}  // namespace
+
+BENCHMARK(softmax_hand)->Name("softmax/hand")->Apply(bench::thread_args);
+BENCHMARK(softmax_strata)->Name("softmax/strata")->Apply(bench::thread_args);
+BENCHMARK(row_sum_hand)->Name("row_sum/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_sum_strata)->Name("row_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(build_hand)->Name("build/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(build_strata)->Name("build/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_hand)->Name("row/hand")->Unit(benchmark::kMicrosecond);
+BENCHMARK(row_strata)->Name("row/strata")->Unit(benchmark::kMicrosecond);
+
+BENCHMARK_MAIN();

@@ -24,14 +24,19 @@ struct AlignedDelete {
     ::operator delete (static_cast<void*>(p), std::align_val_t{64});
   }
 };
-/// @p size value-initialised elements, 64-byte aligned (cache lines, AVX-512 loads).
+/// @p size value-initialised elements (default-initialised when not @p zero: indeterminate
+/// for arithmetic types), 64-byte aligned (cache lines, AVX-512 loads).
 template <class T>
-std::unique_ptr<T[], AlignedDelete> aligned_array(std::size_t size) {
+std::unique_ptr<T[], AlignedDelete> aligned_array(std::size_t size, bool zero = true) {
   if (size == 0) {
     return std::unique_ptr<T[], AlignedDelete>(nullptr, AlignedDelete{0});
   }
   T* p = static_cast<T*>(::operator new (size * sizeof(T), std::align_val_t{64}));
-  std::uninitialized_value_construct_n(p, size);
+  if (zero) {
+    std::uninitialized_value_construct_n(p, size);
+  } else {
+    std::uninitialized_default_construct_n(p, size);
+  }
   return std::unique_ptr<T[], AlignedDelete>(p, AlignedDelete{size});
 }
 }  // namespace detail
@@ -62,6 +67,20 @@ class DenseBuffer {
         data_(owned_.get()),
         size_(static_cast<index_t>(values.size())) {
     std::copy(values.begin(), values.end(), data_);
+  }
+
+  /// An owning buffer of @p size default-initialised elements, for a caller that writes every
+  /// one before reading it (`std::make_unique_for_overwrite`): arithmetic values are left
+  /// indeterminate, which saves the pass that zeroes them.
+  /// @param size the number of elements, >= 0
+  /// @return the buffer
+  /// @throws ShapeError for a negative size; std::bad_alloc when memory runs out
+  static DenseBuffer for_overwrite(index_t size) {
+    DenseBuffer b;
+    b.owned_ = detail::aligned_array<T>(checked(size), false);
+    b.data_ = b.owned_.get();
+    b.size_ = size;
+    return b;
   }
 
   /// A buffer over memory the caller owns and keeps alive; nothing is copied.

@@ -299,7 +299,9 @@ class JaggedTensor {
       for (std::size_t r = 0; r < rows.size(); ++r) {
         lengths[r] = static_cast<index_t>(rows[r].size());
       }
-      JaggedTensor out(Jagged::from_lengths(lengths));
+      Jagged shape = Jagged::from_lengths(lengths);
+      const index_t size = shape.size();
+      JaggedTensor out(std::move(shape), AnyBuffer<T>(DenseBuffer<T>::for_overwrite(size)));
       T* at = out.first_value();
       for (const V& row : rows) {
         at = std::copy(row.begin(), row.end(), at);
@@ -311,7 +313,9 @@ class JaggedTensor {
       for (const V& row : rows) {
         shapes.push_back(detail::nested_shape(row));
       }
-      JaggedTensor out(Jagged(Index{static_cast<index_t>(rows.size())}, std::move(shapes)));
+      Jagged shape(Index{static_cast<index_t>(rows.size())}, std::move(shapes));
+      const index_t size = shape.size();
+      JaggedTensor out(std::move(shape), AnyBuffer<T>(DenseBuffer<T>::for_overwrite(size)));
       T* at = out.first_value();
       detail::flatten_nested(rows, at);
       return out;

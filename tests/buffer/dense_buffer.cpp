@@ -45,3 +45,17 @@ TEST_CASE("DenseBuffer owns aligned zeros or wraps caller memory", "[buffer]") {
     CHECK_THROWS_AS(DenseBuffer<int>(-1), strata::ShapeError);
   }
 }
+
+TEST_CASE("DenseBuffer::for_overwrite owns aligned storage that is written before it is read",
+          "[buffer]") {
+  auto b = strata::DenseBuffer<double>::for_overwrite(1000);
+  REQUIRE(b.size() == 1000);
+  REQUIRE(b.data() != nullptr);
+  CHECK(reinterpret_cast<std::uintptr_t>(b.data()) % 64 == 0);
+  for (strata::index_t i = 0; i < b.size(); ++i) {
+    b.data()[i] = static_cast<double>(i);
+  }
+  CHECK(b.data()[999] == 999.0);
+  CHECK(strata::DenseBuffer<float>::for_overwrite(0).size() == 0);
+  CHECK_THROWS_AS(strata::DenseBuffer<float>::for_overwrite(-1), strata::ShapeError);
+}

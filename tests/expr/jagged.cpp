@@ -254,6 +254,7 @@ TEST_CASE("jagged expressions: element-wise with jagged, dense-per-row and scala
     const JaggedTensor<double> centred = t - strata::mean(t, 1);
     const JaggedTensor<double> mixed = 2.0 * t + other * column - 1.0;
     const JaggedTensor<double> chosen = strata::where(t > 0.0, t, per_row);
+    const JaggedTensor<double> reversed = t + per_row.reverse();  // a negative stride
     const JaggedTensor<double> mapped =
         strata::evaluate_jagged(strata::map(t, [](double x) { return x * x; }));
     JaggedTensor<double> softmax = strata::exp(t - strata::max(t, 1));
@@ -278,6 +279,7 @@ TEST_CASE("jagged expressions: element-wise with jagged, dense-per-row and scala
         CHECK(mixed.at(at) == 2.0 * x + other_rows[r][i] * (static_cast<double>(r) - 2.0) - 1.0);
         CHECK(chosen.at(at) == (x > 0 ? x : static_cast<double>(r) - 2.0));
         CHECK(mapped.at(at) == x * x);
+        CHECK(reversed.at(at) == x + static_cast<double>(n - 1 - ri) - 2.0);
         CHECK(softmax.at(at) == Approx(std::exp(x - hi) / exp_sum));
       }
     }

@@ -147,6 +147,22 @@ struct Prepared {
 template <class E>
 inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
 
+/// The reader of leaf @p I's array in a run, as the run mode @p Unit walks it (a dense leaf:
+/// a tensor or an evaluated selection).
+template <class T, std::size_t I, int Unit, std::size_t N>
+auto array_reader(const RunState<N>& run) {
+  const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
+  if constexpr (Unit == run_constant) {
+    const T v = *p;
+    return [v](index_t /*t*/) { return v; };
+  } else if constexpr (Unit == run_unit) {
+    return [p](index_t t) { return p[t]; };
+  } else {
+    const index_t s = run.stride[I];
+    return [p, s](index_t t) { return p[t * s]; };
+  }
+}
+
 /// Whether an expression tree has a jagged leaf (it evaluates into a JaggedTensor).
 template <class E>
 inline constexpr bool jagged_v = requires {
@@ -198,16 +214,7 @@ class TensorExpr : public detail::ExpressionTag {
   /// @return the element reader
   template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
-    const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-    if constexpr (Unit == detail::run_constant) {
-      const T v = *p;
-      return [v](index_t /*t*/) { return v; };
-    } else if constexpr (Unit == detail::run_unit) {
-      return [p](index_t t) { return p[t]; };
-    } else {
-      const index_t s = run.stride[I];
-      return [p, s](index_t t) { return p[t * s]; };
-    }
+    return detail::array_reader<T, I, Unit>(run);
   }
   /// Prints the node.
   /// @param out the stream
@@ -308,16 +315,7 @@ class SelectionExpr : public detail::ExpressionTag {
   /// @return the reader
   template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
-    const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-    if constexpr (Unit == detail::run_constant) {
-      const T v = *p;
-      return [v](index_t /*t*/) { return v; };
-    } else if constexpr (Unit == detail::run_unit) {
-      return [p](index_t t) { return p[t]; };
-    } else {
-      const index_t s = run.stride[I];
-      return [p, s](index_t t) { return p[t * s]; };
-    }
+    return detail::array_reader<T, I, Unit>(run);
   }
   /// Prints the node and the selection's tree.
   /// @param out the stream

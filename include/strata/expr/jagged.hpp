@@ -15,6 +15,7 @@
 #include <array>
 #include <cmath>
 #include <concepts>
+#include <functional>
 #include <limits>
 #include <string_view>
 #include <type_traits>
@@ -132,16 +133,32 @@ Tensor<R> per_row(const JaggedTensor<T>& t, const P& policy, F&& f) {
   return out;
 }
 
-/// Shapes a per-row result as the reduction asked: outer extents, or with keepdims 1s after.
-template <class R>
-Tensor<R> shaped(Tensor<R> out, const Jagged& shape, IndexSpan axes, std::string_view operation,
-                 bool keepdims) {
-  const Index keep = ragged_axes(operation, shape, axes);
+/// A reduction along the ragged modes: checks @p axes (before any work), reduces each row with
+/// `row(data, count)` in parallel, and shapes the result (outer extents, with keepdims 1s after).
+template <class R, class T, class Row>
+Tensor<R> ragged_reduction(std::string_view operation, const JaggedTensor<T>& t, IndexSpan axes,
+                           bool keepdims, Row row) {
+  const Index keep = ragged_axes(operation, t.shape(), axes);
+  Tensor<R> out =
+      per_row<R>(t, par, [&row](index_t /*r*/, const T* x, index_t n) { return row(x, n); });
   return keepdims ? out.reshape(keep) : out;
 }
 
-template <class T>
-inline constexpr bool nan_aware_v = std::is_floating_point_v<T>;
+/// The position of the best of @p n values under `better(a, b)` (a strict order): the first
+/// best, the first NaN when there is one (NumPy's argmin / argmax), -1 when there are none.
+template <class T, class Better>
+index_t best_position(const T* x, index_t n, Better better) {
+  index_t best = n == 0 ? -1 : 0;
+  for (index_t k = 0; k < n; ++k) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (x[k] != x[k]) {
+        return k;
+      }
+    }
+    best = better(x[k], x[best]) ? k : best;
+  }
+  return best;
+}
 
 /// The identity of min (@p high) or max: +-infinity for floating types, else the largest or
 /// lowest value (what an empty row reduces to, as awkward-array with mask_identity=False).
@@ -274,10 +291,8 @@ Tensor<V> reduce_rows(const JaggedTensor<T>& t, V init, Op op, const P& policy =
 ///         IndexError when an axis does not exist
 template <class T>
 Tensor<T> sum(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("sum", t.shape(), axes);
-  Tensor<T> out = detail::per_row<T>(
-      t, par, [](index_t /*r*/, const T* x, index_t n) { return detail::contiguous_sum(x, n); });
-  return detail::shaped(std::move(out), t.shape(), axes, "sum", keepdims);
+  return detail::ragged_reduction<T>(
+      "sum", t, axes, keepdims, [](const T* x, index_t n) { return detail::contiguous_sum(x, n); });
 }
 /// Product of each row along the ragged modes, 1 for an empty row.
 /// @param t the tensor
@@ -287,9 +302,13 @@ Tensor<T> sum(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> prod(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("prod", t.shape(), axes);
-  return detail::shaped(reduce_rows(t, T{1}, std::multiplies<>{}), t.shape(), axes, "prod",
-                        keepdims);
+  return detail::ragged_reduction<T>("prod", t, axes, keepdims, [](const T* x, index_t n) {
+    T acc{1};
+    for (index_t k = 0; k < n; ++k) {
+      acc = acc * x[k];
+    }
+    return acc;
+  });
 }
 /// Mean of each row along the ragged modes (in double for integers), NaN for an empty row as
 /// NumPy's mean of an empty array.
@@ -301,8 +320,7 @@ Tensor<T> prod(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) 
 template <class T>
 auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   using R = std::conditional_t<std::is_floating_point_v<T>, T, double>;
-  (void)detail::ragged_axes("mean", t.shape(), axes);
-  Tensor<R> out = detail::per_row<R>(t, par, [](index_t /*r*/, const T* x, index_t n) {
+  return detail::ragged_reduction<R>("mean", t, axes, keepdims, [](const T* x, index_t n) {
     if constexpr (std::is_same_v<R, T>) {
       return detail::contiguous_sum(x, n) / static_cast<R>(n);
     } else {
@@ -313,7 +331,6 @@ auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
       return acc / static_cast<R>(n);
     }
   });
-  return detail::shaped(std::move(out), t.shape(), axes, "mean", keepdims);
 }
 /// Minimum of each row along the ragged modes (NaN when the row holds one, as NumPy); an empty
 /// row gives the identity, +infinity (the largest value for integers), as awkward-array's
@@ -325,22 +342,10 @@ auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("min", t.shape(), axes);
-  Tensor<T> out = detail::per_row<T>(t, par, [](index_t /*r*/, const T* x, index_t n) {
-    if (n == 0) {
-      return detail::extreme<T>(true);
-    }
-    T acc = x[0];
-    for (index_t k = 1; k < n; ++k) {
-      if constexpr (detail::nan_aware_v<T>) {
-        acc = (x[k] < acc || x[k] != x[k]) && acc == acc ? x[k] : acc;
-      } else {
-        acc = x[k] < acc ? x[k] : acc;
-      }
-    }
-    return acc;
+  return detail::ragged_reduction<T>("min", t, axes, keepdims, [](const T* x, index_t n) {
+    const index_t k = detail::best_position(x, n, std::less<>{});
+    return k < 0 ? detail::extreme<T>(true) : x[k];
   });
-  return detail::shaped(std::move(out), t.shape(), axes, "min", keepdims);
 }
 /// Maximum of each row along the ragged modes (NaN when the row holds one, as NumPy); an empty
 /// row gives the identity, -infinity (the lowest value for integers), as awkward-array's
@@ -352,22 +357,10 @@ Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("max", t.shape(), axes);
-  Tensor<T> out = detail::per_row<T>(t, par, [](index_t /*r*/, const T* x, index_t n) {
-    if (n == 0) {
-      return detail::extreme<T>(false);
-    }
-    T acc = x[0];
-    for (index_t k = 1; k < n; ++k) {
-      if constexpr (detail::nan_aware_v<T>) {
-        acc = (x[k] > acc || x[k] != x[k]) && acc == acc ? x[k] : acc;
-      } else {
-        acc = x[k] > acc ? x[k] : acc;
-      }
-    }
-    return acc;
+  return detail::ragged_reduction<T>("max", t, axes, keepdims, [](const T* x, index_t n) {
+    const index_t k = detail::best_position(x, n, std::greater<>{});
+    return k < 0 ? detail::extreme<T>(false) : x[k];
   });
-  return detail::shaped(std::move(out), t.shape(), axes, "max", keepdims);
 }
 /// Position in each row (row-major inside the row) of its minimum, the first when it repeats
 /// and the first NaN when there is one (NumPy's argmin); -1 for an empty row (awkward-array's
@@ -379,20 +372,9 @@ Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("argmin", t.shape(), axes);
-  Tensor<index_t> out = detail::per_row<index_t>(t, par, [](index_t /*r*/, const T* x, index_t n) {
-    index_t best = n == 0 ? -1 : 0;
-    for (index_t k = 0; k < n; ++k) {
-      if constexpr (detail::nan_aware_v<T>) {
-        if (x[k] != x[k]) {
-          return k;
-        }
-      }
-      best = x[k] < x[best] ? k : best;
-    }
-    return best;
+  return detail::ragged_reduction<index_t>("argmin", t, axes, keepdims, [](const T* x, index_t n) {
+    return detail::best_position(x, n, std::less<>{});
   });
-  return detail::shaped(std::move(out), t.shape(), axes, "argmin", keepdims);
 }
 /// Position in each row of its maximum, the first when it repeats and the first NaN when there
 /// is one (NumPy's argmax); -1 for an empty row.
@@ -403,20 +385,9 @@ Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims =
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<index_t> argmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  (void)detail::ragged_axes("argmax", t.shape(), axes);
-  Tensor<index_t> out = detail::per_row<index_t>(t, par, [](index_t /*r*/, const T* x, index_t n) {
-    index_t best = n == 0 ? -1 : 0;
-    for (index_t k = 0; k < n; ++k) {
-      if constexpr (detail::nan_aware_v<T>) {
-        if (x[k] != x[k]) {
-          return k;
-        }
-      }
-      best = x[k] > x[best] ? k : best;
-    }
-    return best;
+  return detail::ragged_reduction<index_t>("argmax", t, axes, keepdims, [](const T* x, index_t n) {
+    return detail::best_position(x, n, std::greater<>{});
   });
-  return detail::shaped(std::move(out), t.shape(), axes, "argmax", keepdims);
 }
 
 /// Sum of each row along one ragged axis (`sum(jt, 1)` for `n * var`).

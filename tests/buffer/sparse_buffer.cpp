@@ -3,6 +3,8 @@
 
 #include "strata/buffer/buffer.hpp"
 
+#include "check_error.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -49,4 +51,67 @@ TEST_CASE("SparseBuffer equals a dense reference under random writes", "[buffer]
   }
   CHECK(s.nnz() == nonzero);
   CHECK(std::is_sorted(s.addresses().begin(), s.addresses().end()));
+}
+
+TEST_CASE("SparseBuffer equals a std::map under many random inserts, reads and erasures",
+          "[buffer][property]") {
+  // Enough inserts to merge the pending table into the sorted arrays many times.
+  std::mt19937_64 rng(29);
+  const index_t size = index_t{1} << 40;
+  SparseBuffer<long> s(size, 7);
+  std::map<index_t, long> ref;
+  for (int step = 0; step < 60'000; ++step) {
+    const index_t a = step % 5 == 0 && !ref.empty()
+                          ? std::next(ref.begin(), static_cast<long>(rng() % ref.size()))->first
+                          : static_cast<index_t>(rng() % static_cast<std::uint64_t>(size));
+    const long v = static_cast<long>(rng() % 5) + 5;  // 7 (the fill) erases
+    const long old = ref.count(a) != 0 ? ref[a] : 7;
+    REQUIRE(s.read(a) == old);
+    s.write(a, s.read(a) + v - old);  // read-modify-write, as K(i, j) += v does
+    if (v == 7) {
+      ref.erase(a);
+    } else {
+      ref[a] = v;
+    }
+    if (step % 9999 == 0) {
+      REQUIRE(s.nnz() == static_cast<index_t>(ref.size()));
+    }
+  }
+  REQUIRE(s.nnz() == static_cast<index_t>(ref.size()));
+  std::vector<std::pair<index_t, long>> seen;
+  s.for_each_stored([&](index_t a, long v) { seen.emplace_back(a, v); });
+  CHECK(seen == std::vector<std::pair<index_t, long>>(ref.begin(), ref.end()));
+  // Copies and moves keep every element, pending inserts included.
+  s.write(5, 1);
+  SparseBuffer<long> copy = s;
+  CHECK(copy.read(5) == 1);
+  CHECK(copy.nnz() == s.nnz());
+  SparseBuffer<long> moved = std::move(copy);
+  CHECK(moved.read(5) == 1);
+  CHECK(moved.nnz() == s.nnz());
+}
+
+TEST_CASE("SparseBuffer::from_entries takes sorted entries and checks them", "[buffer]") {
+  const auto s =
+      SparseBuffer<double>::from_entries(10, 0.0, {1, 4, 7}, std::vector<double>{2, 0, 3});
+  CHECK(s.nnz() == 2);  // the fill value is not stored
+  CHECK(s.read(7) == 3.0);
+  const auto flags =
+      SparseBuffer<bool>::from_entries(4, false, {0, 3}, std::vector<bool>{true, true});
+  CHECK(flags.values().size() == 2);  // bool values are a real array
+  strata::test::check_error<strata::IndexError>(
+      [] {
+        (void)SparseBuffer<double>::from_entries(10, 0.0, {1, 12}, std::vector<double>{1, 1});
+      },
+      "SparseBuffer::from_entries", "address 12 at position 1 is out of range");
+  strata::test::check_error<strata::IndexError>(
+      [] {
+        (void)SparseBuffer<double>::from_entries(10, 0.0, {4, 4}, std::vector<double>{1, 1});
+      },
+      "SparseBuffer::from_entries", "position 1 is not above");
+  strata::test::check_error<strata::ShapeError>(
+      [] {
+        (void)SparseBuffer<double>::from_entries(10, 0.0, {4}, std::vector<double>{1, 1});
+      },
+      "SparseBuffer::from_entries", "1 addresses for 2 values");
 }

@@ -9,7 +9,10 @@
 #include "strata/tensor/print.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <array>
+#include <iterator>
+#include <optional>
 #include <ostream>
 #include <vector>
 
@@ -76,6 +79,103 @@ void evaluate_dense(const Tensor<T>& dst, const E& e, const P& policy) {
   });
 }
 
+/// Evaluates an expression with sparse leaves into a new sparse tensor, when the tree is
+/// constant outside its sparse leaves' entries (see Support): visits the union of those
+/// entries only, O(k log k) for k entries, whatever the shape. `nullopt` otherwise (no sparse
+/// leaf, or a dense operand that decides the value everywhere).
+template <class V, class E, ExecutionPolicy P>
+std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
+  if constexpr (jagged_v<E> || !std::equality_comparable<V>) {
+    return std::nullopt;
+  } else {
+    constexpr std::size_t N = leaves_v<E>;
+    const auto support = e.template support<0>();
+    if (!support.constant || support.leaves.empty()) {
+      return std::nullopt;
+    }
+    Prepared prepared;
+    prepared.shape = e.shape();
+    prepared.parallel = std::is_same_v<P, Parallel>;
+    prepared.sparse_mode = true;
+    e.prepare(prepared);
+    prepared.sparse.resize(N);
+    // The positions: the union of the supporting leaves' entries.
+    std::vector<index_t> positions;
+    for (const std::size_t leaf : support.leaves) {
+      const std::span<const index_t> mine = prepared.sparse[leaf].linear;
+      std::vector<index_t> merged;
+      merged.reserve(positions.size() + mine.size());
+      std::set_union(positions.begin(), positions.end(), mine.begin(), mine.end(),
+                     std::back_inserter(merged));
+      positions = std::move(merged);
+    }
+    // Dense leaves read at position g: offset + sum of g_k * stride_k when every axis is plain.
+    std::array<bool, N> plain{};
+    std::array<Index, N> strides{};
+    for (std::size_t m = 0; m < N; ++m) {
+      const Dimensions& d = prepared.maps[m];
+      plain[m] = true;
+      for (const Axis& a : d.axes()) {
+        plain[m] = plain[m] && a.is_plain();
+        strides[m].push_back(a.stride);
+      }
+    }
+    const V fill = static_cast<V>(support.value);
+    const auto count = static_cast<index_t>(positions.size());
+    ValueArray<V> values(positions.size());
+    const Unraveller unravel(prepared.shape);
+    const auto rank = prepared.shape.size();
+    parallel::for_each_part(policy, count, [&](index_t begin, index_t end) {
+      RunState<N> run;
+      std::array<std::size_t, N> cursor{};
+      for (std::size_t m = 0; m < N; ++m) {
+        const SparseLeaf& leaf = prepared.sparse[m];
+        if (leaf.values != nullptr) {
+          cursor[m] = static_cast<std::size_t>(
+              std::lower_bound(leaf.linear.begin(), leaf.linear.end(),
+                               positions[static_cast<std::size_t>(begin)]) -
+              leaf.linear.begin());
+        }
+      }
+      Index g(rank, 0);
+      for (index_t i = begin; i < end; ++i) {
+        const index_t at = positions[static_cast<std::size_t>(i)];
+        unravel(at, g.data());
+        for (std::size_t m = 0; m < N; ++m) {
+          const SparseLeaf& leaf = prepared.sparse[m];
+          if (leaf.values != nullptr) {
+            std::size_t& c = cursor[m];
+            while (c < leaf.linear.size() && leaf.linear[c] < at) {
+              ++c;
+            }
+            run.data[m] = c < leaf.linear.size() && leaf.linear[c] == at
+                              ? static_cast<const char*>(leaf.values) + c * leaf.value_size
+                              : leaf.fill;
+            run.start[m] = 0;
+          } else {
+            run.data[m] = prepared.data[m];
+            const Dimensions& d = prepared.maps[m];
+            if (plain[m]) {
+              index_t address = d.offset();
+              for (std::size_t k = 0; k < rank; ++k) {
+                address += g[k] * strides[m][k];
+              }
+              run.start[m] = address;
+            } else {
+              run.start[m] = d.global_to_local(IndexSpan(g));
+            }
+          }
+          run.stride[m] = 0;
+        }
+        values[static_cast<std::size_t>(i)] =
+            static_cast<V>(e.template bind<0, run_strided>(run)(0));
+      }
+    });
+    // Values equal to the fill are dropped as the buffer adopts the entries.
+    return sparse_from_sorted<V>(prepared.shape, fill, std::move(positions), std::move(values));
+  }
+}
+
 /// Throws unless @p dst can take @p e: its shape must broadcast to dst's, dst must be writable.
 template <class T, class E>
 void check_assignable(const Tensor<T>& dst, const E& e) {
@@ -101,7 +201,9 @@ void check_assignable(const Tensor<T>& dst, const E& e) {
 /// first, as NumPy does; a source read through the view's own map (`a = a * 2`, `a += b`) needs
 /// no copy, since each element is read before it is written. Composite selections, buffers
 /// without `data()` (generators, sparse, user storage) and destinations without one are
-/// evaluated through a temporary.
+/// evaluated through a temporary. A whole sparse tensor assigned an expression that evaluates
+/// sparse (see evaluate(): `K *= 2`, `K = K + M`) takes the sparse result, fill value included,
+/// without a dense temporary.
 /// @param policy seq or par
 /// @param dst the view (writable)
 /// @param x the expression, or a tensor, selection or scalar
@@ -112,6 +214,17 @@ requires(!std::is_const_v<T>) void assign_expression(const P& policy, const Tens
                                                      const X& x) {
   const auto e = detail::as_expression(x);
   detail::check_assignable(dst, e);
+  if (auto* s = dst.buffer().template get<SparseBuffer<T>>()) {
+    // A whole sparse tensor takes a sparse result as it is (K *= 2, K = K + M).
+    const auto [lowest, highest] = dst.dims().address_range();
+    if (dst.dims().is_native() && lowest == 0 && dst.size() == s->size() &&
+        Index(e.shape()) == dst.shape()) {
+      if (auto r = detail::evaluate_sparse<T>(e, policy)) {
+        *s = std::move(*r->buffer().template get<SparseBuffer<T>>());
+        return;
+      }
+    }
+  }
   if (dst.buffer().data() == nullptr || !dst.buffer().concurrent()) {
     Tensor<T> dense(dst.shape());
     detail::evaluate_dense(dense, e, policy);
@@ -122,8 +235,13 @@ requires(!std::is_const_v<T>) void assign_expression(const P& policy, const Tens
   detail::evaluate_dense(dst, e, policy);
 }
 
-/// A new dense tensor holding an expression's values, of its element type (or of @p T):
+/// A new tensor holding an expression's values, of its element type (or of @p T):
 /// `auto c = strata::evaluate(a + b)`; a composite selection is materialized.
+///
+/// The result is dense, or sparse when the expression has sparse operands and is constant
+/// outside their stored entries: an expression of sparse tensors and scalars (`K + 2 * M`,
+/// fill computed from the fills), or a product with a sparse factor whose fill is zero
+/// (`K * x` for a dense x). Then only the stored entries are visited, whatever the shape.
 /// @param e the expression or selection
 /// @param policy seq or par
 /// @return the tensor
@@ -134,6 +252,9 @@ auto evaluate(const E& e, const P& policy = P{}) {
     return e.materialize(policy);
   } else {
     const auto x = detail::as_expression(e);
+    if (auto sparse = detail::evaluate_sparse<V>(x, policy)) {
+      return *sparse;
+    }
     Tensor<V> out(x.shape());
     detail::evaluate_dense(out, x, policy);
     return out;

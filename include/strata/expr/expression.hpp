@@ -8,6 +8,7 @@
 #include "strata/select/selection.hpp"
 #include "strata/tensor/expression_fwd.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <array>
@@ -43,6 +44,31 @@ struct RunState {
   std::array<index_t, N> stride{};
 };
 
+/// What an expression node is outside the stored entries of its sparse leaves: `constant`
+/// when it equals `value` at every position where none of the sparse leaves listed in `leaves`
+/// (leaf numbers) stores an entry. Evaluation then visits only those leaves' entries and the
+/// result is sparse with fill `value`.
+template <class V>
+struct Support {
+  bool constant = false;
+  V value{};
+  std::vector<std::size_t> leaves;
+};
+
+/// Whether a node operation is a product, so that a factor which is zero outside its support
+/// makes the node zero there (specialised by the operators).
+template <class Op>
+inline constexpr bool is_product_v = false;
+
+/// A leaf as sparse evaluation reads it: a sparse leaf's entries in the output's linear order
+/// (`values` null for a dense leaf).
+struct SparseLeaf {
+  std::span<const index_t> linear;
+  const void* values = nullptr;
+  const void* fill = nullptr;
+  std::size_t value_size = 0;
+};
+
 /// What evaluation prepares for each leaf before it walks: the leaf's map broadcast to the
 /// output shape, its array, and any temporary that had to be made (a selection, a buffer
 /// without data(), a source that overlaps the destination in a way that would change it).
@@ -62,6 +88,9 @@ struct Prepared {
   const void* destination_first = nullptr;  // the destination's first value (jagged mode)
   std::vector<bool> ragged;                 // one per leaf: a jagged leaf (else a per-row one)
   bool probing = false;  // only finding the jagged shape: dense leaves are skipped
+  // Sparse evaluation: sparse leaves are not copied but listed by their stored entries.
+  bool sparse_mode = false;
+  std::vector<SparseLeaf> sparse;  // one per leaf in sparse mode (values null: dense)
 
   /// A dense leaf's map as evaluation walks it: broadcast to the output's shape (NumPy's
   /// rule), or in jagged mode, to the outer modes with left alignment (awkward's rule: its
@@ -100,6 +129,25 @@ struct Prepared {
   void add(const Tensor<const T>& t) {
     if (probing) {
       return;
+    }
+    if (sparse_mode) {
+      if (const auto* s = sparse_buffer(t)) {
+        auto entries = std::make_shared<SparseEntries<T>>();
+        const Dimensions map = walked(t.dims());
+        if (parallel) {
+          sparse_entries(map, *s, *entries, par);
+        } else {
+          sparse_entries(map, *s, *entries, seq);
+        }
+        kept.push_back(entries);
+        kept.push_back(std::make_shared<T>(s->fill()));
+        sparse.resize(maps.size());
+        sparse.push_back({entries->linear, entries->values.data(), kept.back().get(), sizeof(T)});
+        maps.push_back(map);
+        data.push_back(nullptr);
+        ragged.push_back(false);
+        return;
+      }
     }
     const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
                           !(destination_map != nullptr && t.dims() == *destination_map);
@@ -216,6 +264,16 @@ class TensorExpr : public detail::ExpressionTag {
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
     return detail::array_reader<T, I, Unit>(run);
   }
+  /// Where the leaf is constant: outside its stored entries (the fill value) when sparse.
+  /// @tparam I the leaf's number
+  /// @return the support
+  template <std::size_t I>
+  [[nodiscard]] detail::Support<T> support() const {
+    if (const auto* s = sparse_buffer(held_.value)) {
+      return {true, s->fill(), {I}};
+    }
+    return {};
+  }
   /// Prints the node.
   /// @param out the stream
   /// @param depth the indentation
@@ -263,6 +321,13 @@ class ScalarExpr : public detail::ExpressionTag {
   /// The value.
   /// @return it
   [[nodiscard]] const T& value() const noexcept { return value_; }
+  /// A scalar is constant everywhere.
+  /// @tparam I unused (a scalar is not a leaf)
+  /// @return the support
+  template <std::size_t I>
+  [[nodiscard]] detail::Support<T> support() const {
+    return {true, value_, {}};
+  }
   /// Prints the node.
   /// @param out the stream
   /// @param depth the indentation
@@ -310,6 +375,13 @@ class SelectionExpr : public detail::ExpressionTag {
   /// A selection's tensors are not visited (it is evaluated apart).
   template <class F>
   void for_each_tensor(F&& /*visitor*/) const {}
+  /// A selection is treated as dense by sparse evaluation.
+  /// @tparam I the leaf's number
+  /// @return an empty support
+  template <std::size_t I>
+  [[nodiscard]] detail::Support<T> support() const {
+    return {};
+  }
   /// The element at run offset t (see TensorExpr::bind).
   /// @param run the run
   /// @return the reader
@@ -366,6 +438,13 @@ class JaggedExpr : public detail::ExpressionTag {
   /// A jagged leaf holds no dense tensor.
   template <class F>
   void for_each_tensor(F&& /*visitor*/) const {}
+  /// A jagged leaf is never part of a sparse evaluation.
+  /// @tparam I the leaf's number
+  /// @return an empty support
+  template <std::size_t I>
+  [[nodiscard]] detail::Support<T> support() const {
+    return {};
+  }
   /// The row's element t (a jagged leaf's run is a whole row, always contiguous).
   /// @param run the run
   /// @return the element reader
@@ -567,6 +646,16 @@ class MapExpr : public detail::ExpressionTag {
       return std::apply([&](const auto&... r) { return static_cast<R>(op(r(t)...)); }, readers);
     };
   }
+  /// Where the node is constant: where every child is (the operation applied to their
+  /// constants, on the union of their supports), or, for a product, where one factor is zero
+  /// (on that factor's support: as scipy.sparse and Eigen do, a zero times the other factor is
+  /// taken as zero, even where that factor is infinite or NaN).
+  /// @tparam I the number of the node's first leaf
+  /// @return the support
+  template <std::size_t I>
+  [[nodiscard]] detail::Support<R> support() const {
+    return support_of<I>(std::index_sequence_for<C...>{});
+  }
   /// Prints the node and its children, indented.
   /// @param out the stream
   /// @param depth the indentation
@@ -583,6 +672,33 @@ class MapExpr : public detail::ExpressionTag {
   [[nodiscard]] auto readers_of(const detail::RunState<N>& run,
                                 std::index_sequence<K...> /*children*/) const {
     return std::make_tuple(std::get<K>(children_).template bind<I + offsets_[K], Unit>(run)...);
+  }
+
+  template <std::size_t I, std::size_t... K>
+  [[nodiscard]] detail::Support<R> support_of(std::index_sequence<K...> /*children*/) const {
+    const auto parts =
+        std::make_tuple(std::get<K>(children_).template support<I + offsets_[K]>()...);
+    detail::Support<R> out;
+    if ((std::get<K>(parts).constant && ...)) {
+      out.constant = true;
+      out.value = static_cast<R>(op_(std::get<K>(parts).value...));
+      (out.leaves.insert(out.leaves.end(), std::get<K>(parts).leaves.begin(),
+                         std::get<K>(parts).leaves.end()),
+       ...);
+      return out;
+    }
+    if constexpr (detail::is_product_v<Op>) {
+      const auto zero_factor = [&out](const auto& part) {
+        using V = std::remove_cvref_t<decltype(part.value)>;
+        if (!out.constant && part.constant && part.value == V{}) {
+          out.constant = true;
+          out.value = R{};
+          out.leaves = part.leaves;
+        }
+      };
+      (zero_factor(std::get<K>(parts)), ...);
+    }
+    return out;
   }
 
   std::string name_;

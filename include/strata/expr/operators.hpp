@@ -39,13 +39,26 @@ using combined_t =
     typename combined<typename node_t<A>::value_type, typename node_t<B>::value_type,
                       is_scalar_node_v<node_t<A>>, is_scalar_node_v<node_t<B>>>::type;
 
+/// A binary operation whose operands are converted to C before @p Op runs.
+template <class C, class Op>
+struct Converting {
+  Op op;
+  template <class X, class Y>
+  constexpr auto operator()(X x, Y y) const {
+    return op(static_cast<C>(x), static_cast<C>(y));
+  }
+};
+
+/// `a * b` is a product (sparse evaluation keeps the zeros of a sparse factor).
+template <class C>
+inline constexpr bool is_product_v<Converting<C, std::multiplies<>>> = true;
+
 /// Builds the node of a binary operation whose operands are converted to the combined type C
 /// before @p op runs, and whose result has type R.
 template <class R, class C, class Op, class A, class B>
 auto binary(std::string name, Op op, const A& a, const B& b) {
-  auto f = [op](auto x, auto y) { return op(static_cast<C>(x), static_cast<C>(y)); };
-  return MapExpr<R, decltype(f), node_t<A>, node_t<B>>(std::move(name), f, as_expression(a),
-                                                       as_expression(b));
+  return MapExpr<R, Converting<C, Op>, node_t<A>, node_t<B>>(std::move(name), Converting<C, Op>{op},
+                                                             as_expression(a), as_expression(b));
 }
 
 /// Integer division as C++ does it (truncating), but defined everywhere: x / 0 is 0 and the

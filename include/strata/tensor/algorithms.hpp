@@ -6,6 +6,7 @@
 #include "strata/layout/odometer.hpp"
 #include "strata/layout/reduce_jointly.hpp"
 #include "strata/parallel/policy.hpp"
+#include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
@@ -27,6 +28,17 @@ inline Index all_axes(int rank) {
   return axes;
 }
 
+/// The positions of the true entries of @p marked.
+inline Index marked_axes(const std::vector<bool>& marked) {
+  Index axes;
+  for (std::size_t k = 0; k < marked.size(); ++k) {
+    if (marked[k]) {
+      axes.push_back(static_cast<index_t>(k));
+    }
+  }
+  return axes;
+}
+
 /// Reads through a buffer: the raw array when there is one. @p T may be const.
 template <class T>
 struct Reader {
@@ -43,7 +55,9 @@ struct Reader {
 
 }  // namespace detail
 
-/// A new dense tensor with `f(x)` for every element x, in the same shape.
+/// A new tensor with `f(x)` for every element x, in the same shape: dense, or for a sparse
+/// tensor (or view) a sparse one whose fill value is f(fill), computed from the stored entries
+/// only (so sparsity is kept, and `f` runs O(nnz) times).
 /// @param t the input
 /// @param f the function, `U f(T)`
 /// @param policy seq or par
@@ -51,6 +65,11 @@ struct Reader {
 template <class T, class F, ExecutionPolicy P = Parallel>
 auto map(const Tensor<T>& t, F&& f, const P& policy = P{}) {
   using U = std::remove_cvref_t<std::invoke_result_t<F&, T>>;
+  if constexpr (std::equality_comparable<U>) {
+    if (const auto* s = sparse_buffer(t)) {
+      return detail::sparse_map<U>(t.dims(), *s, f, policy);
+    }
+  }
   Tensor<U> out(t.shape());
   U* dst = out.buffer().data();
   const detail::Reader<T> read(t.buffer());
@@ -185,8 +204,9 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>& dst, const Tensor<T>
   zip_with_into(std::move(dst), a, b, std::forward<F>(f), policy);
 }
 
-/// A new dense tensor with `f(a, b)` element-wise, `a` and `b` broadcast against each other
-/// with NumPy's rules.
+/// A new tensor with `f(a, b)` element-wise, `a` and `b` broadcast against each other
+/// with NumPy's rules: dense, or sparse when both are sparse (fill f(fill_a, fill_b), computed
+/// on the union of the stored entries).
 /// @param a, b the inputs
 /// @param f the function, `V f(T, U)`
 /// @param policy seq or par
@@ -195,7 +215,16 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>& dst, const Tensor<T>
 template <class T, class U, class F, ExecutionPolicy P = Parallel>
 auto zip_with(const Tensor<T>& a, const Tensor<U>& b, F&& f, const P& policy = P{}) {
   using V = std::remove_cvref_t<std::invoke_result_t<F&, T, U>>;
-  Tensor<V> out(broadcast_shapes(a.shape(), b.shape(), "zip_with"));
+  const Index shape = broadcast_shapes(a.shape(), b.shape(), "zip_with");
+  if constexpr (std::equality_comparable<V>) {
+    const auto* sa = sparse_buffer(a);
+    const auto* sb = sparse_buffer(b);
+    if (sa != nullptr && sb != nullptr) {
+      return detail::sparse_zip<V>(a.dims().broadcast(shape), *sa, b.dims().broadcast(shape), *sb,
+                                   f, policy);
+    }
+  }
+  Tensor<V> out(shape);
   zip_with_into(out, a, b, std::forward<F>(f), policy);
   return out;
 }
@@ -236,6 +265,11 @@ V contiguous_sum(const V* src, index_t count) {
 /// output elements (or, for a reduction to one value, over fixed chunks combined in order), so
 /// the result has the same bits for any thread count. `std::plus<T>` on a contiguous axis keeps
 /// 8 partial sums (a fixed pattern) so the loop vectorises.
+///
+/// A sparse tensor (or view) is reduced in O(nnz + output size): each output combines its
+/// stored inputs in row-major order, then the fill value once per unstored input, in closed
+/// form (`op` applied by repeated squaring, so it must be associative and commutative, as
+/// for any reordering reduction).
 /// @param t the input
 /// @param axes the axes to reduce (negative counts from the end); empty reduces nothing
 /// @param init the identity of @p op (0 for +, 1 for *, +inf for min...)
@@ -272,6 +306,11 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
   Tensor<V> out(kept_shape);
   V* dst = out.buffer().data();
   std::fill_n(dst, out.size(), init);
+  if (const auto* s = sparse_buffer(t)) {
+    // Stored entries only, the fill value in closed form: O(nnz + output).
+    detail::sparse_reduce_into(t.dims(), *s, reduced, dst, out.size(), op, policy);
+    return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
+  }
   const detail::Reader<T> read(t.buffer());
   // The output seen with the input's shape: stride 0 along reduced axes.
   // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
@@ -362,13 +401,7 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
   if (keepdims) {
     return out;
   }
-  Index squeeze_axes;
-  for (std::size_t k = 0; k < reduced.size(); ++k) {
-    if (reduced[k]) {
-      squeeze_axes.push_back(static_cast<index_t>(k));
-    }
-  }
-  return out.squeeze(squeeze_axes);
+  return out.squeeze(detail::marked_axes(reduced));
 }
 
 /// Sum along axes (`np.sum(t, axis=axes)`); see reduce().

@@ -81,23 +81,39 @@ class SparseBuffer {
       detail::fail<ShapeError>("SparseBuffer::from_entries", addresses.size(), " addresses for ",
                                values.size(), " values");
     }
+    // One pass: check each address, drop values equal to the fill.
+    ValueArray<T> kept_values;
+    if constexpr (std::is_same_v<Values, ValueArray<T>>) {
+      kept_values = std::move(values);
+    } else {
+      kept_values.assign(values.begin(), values.end());
+    }
+    std::size_t kept = 0;
+    index_t previous = -1;
     for (std::size_t e = 0; e < addresses.size(); ++e) {
       const index_t a = addresses[e];
-      if (a < 0 || a >= size) {
+      if (a <= previous || a >= size) [[unlikely]] {
+        if (a < 0 || a >= size) {
+          detail::fail<IndexError>("SparseBuffer::from_entries", "address ", a, " at position ", e,
+                                   " is out of range [0, ", size, ")");
+        }
         detail::fail<IndexError>("SparseBuffer::from_entries", "address ", a, " at position ", e,
-                                 " is out of range [0, ", size, ")");
-      }
-      if (e > 0 && a <= addresses[e - 1]) {
-        detail::fail<IndexError>("SparseBuffer::from_entries", "address ", a, " at position ", e,
-                                 " is not above the previous one, ", addresses[e - 1],
+                                 " is not above the previous one, ", previous,
                                  " (addresses must increase)");
       }
+      previous = a;
+      if (!(kept_values[e] == s.fill_)) {
+        if (kept != e) {
+          addresses[kept] = a;
+          kept_values[kept] = std::move(kept_values[e]);
+        }
+        ++kept;
+      }
     }
-    if constexpr (std::is_same_v<Values, ValueArray<T>>) {
-      s.adopt(std::move(addresses), std::move(values));
-    } else {
-      s.adopt(std::move(addresses), ValueArray<T>(values.begin(), values.end()));
-    }
+    addresses.resize(kept);
+    kept_values.resize(kept);
+    s.addresses_ = std::move(addresses);
+    s.values_ = std::move(kept_values);
     return s;
   }
 
@@ -240,25 +256,6 @@ class SparseBuffer {
       return {true, values_[static_cast<std::size_t>(it - addresses_.begin())]};
     }
     return {false, fill_};
-  }
-
-  // Drops fill values from sorted entries and takes them as the stored arrays.
-  void adopt(std::vector<index_t> addresses, ValueArray<T> values) {
-    std::size_t kept = 0;
-    for (std::size_t e = 0; e < addresses.size(); ++e) {
-      if (!(values[e] == fill_)) {
-        addresses[kept] = addresses[e];
-        values[kept] = std::move(values[e]);
-        ++kept;
-      }
-    }
-    addresses.resize(kept);
-    values.resize(kept);
-    addresses_ = std::move(addresses);
-    values_ = std::move(values);
-    pending_.clear();
-    erased_ = 0;
-    clean_.store(true, std::memory_order_release);
   }
 
   // Merges the table into the arrays and drops erased entries (the caller holds the lock or

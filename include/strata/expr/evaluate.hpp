@@ -101,7 +101,12 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
     prepared.sparse.resize(N);
     // The positions: the union of the supporting leaves' entries.
     std::vector<index_t> positions;
-    for (const std::size_t leaf : support.leaves) {
+    if (support.leaves.size() == 1) {
+      const std::span<const index_t> only = prepared.sparse[support.leaves[0]].linear;
+      positions.assign(only.begin(), only.end());
+    }
+    for (const std::size_t leaf :
+         support.leaves.size() == 1 ? std::vector<std::size_t>{} : support.leaves) {
       const std::span<const index_t> mine = prepared.sparse[leaf].linear;
       std::vector<index_t> merged;
       merged.reserve(positions.size() + mine.size());
@@ -109,20 +114,21 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
                      std::back_inserter(merged));
       positions = std::move(merged);
     }
-    // Dense leaves read at position g: offset + sum of g_k * stride_k when every axis is plain.
+    // Dense leaves read at position g: offset + sum of g_k * stride_k when every axis is plain
+    // or broadcast.
     std::array<bool, N> plain{};
     std::array<Index, N> strides{};
     for (std::size_t m = 0; m < N; ++m) {
       const Dimensions& d = prepared.maps[m];
       plain[m] = true;
       for (const Axis& a : d.axes()) {
-        plain[m] = plain[m] && a.is_plain();
+        plain[m] = plain[m] && (a.is_plain() || a.stride == 0);  // broadcast axes add 0
         strides[m].push_back(a.stride);
       }
     }
     const V fill = static_cast<V>(support.value);
     const auto count = static_cast<index_t>(positions.size());
-    ValueArray<V> values(positions.size());
+    ValueArray<V> values(positions.size(), boost::container::default_init);
     const Unraveller unravel(prepared.shape);
     const auto rank = prepared.shape.size();
     parallel::for_each_part(policy, count, [&](index_t begin, index_t end) {
@@ -137,38 +143,53 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
               leaf.linear.begin());
         }
       }
+      // By blocks: first every leaf's element of each position (dense elements prefetched),
+      // then the tree on them, a short loop that keeps many of those loads in flight.
+      constexpr index_t block = 64;
+      std::array<std::array<const void*, block>, N> where{};
       Index g(rank, 0);
-      for (index_t i = begin; i < end; ++i) {
-        const index_t at = positions[static_cast<std::size_t>(i)];
-        unravel(at, g.data());
-        for (std::size_t m = 0; m < N; ++m) {
-          const SparseLeaf& leaf = prepared.sparse[m];
-          if (leaf.values != nullptr) {
-            std::size_t& c = cursor[m];
-            while (c < leaf.linear.size() && leaf.linear[c] < at) {
-              ++c;
-            }
-            run.data[m] = c < leaf.linear.size() && leaf.linear[c] == at
-                              ? static_cast<const char*>(leaf.values) + c * leaf.value_size
-                              : leaf.fill;
-            run.start[m] = 0;
-          } else {
-            run.data[m] = prepared.data[m];
-            const Dimensions& d = prepared.maps[m];
-            if (plain[m]) {
-              index_t address = d.offset();
-              for (std::size_t k = 0; k < rank; ++k) {
-                address += g[k] * strides[m][k];
+      for (index_t b = begin; b < end; b += block) {
+        const index_t stop = std::min(end, b + block);
+        for (index_t i = b; i < stop; ++i) {
+          const index_t at = positions[static_cast<std::size_t>(i)];
+          unravel(at, g.data());
+          for (std::size_t m = 0; m < N; ++m) {
+            const SparseLeaf& leaf = prepared.sparse[m];
+            const void*& w = where[m][static_cast<std::size_t>(i - b)];
+            if (leaf.values != nullptr) {
+              std::size_t& c = cursor[m];
+              while (c < leaf.linear.size() && leaf.linear[c] < at) {
+                ++c;
               }
-              run.start[m] = address;
+              w = c < leaf.linear.size() && leaf.linear[c] == at
+                      ? static_cast<const char*>(leaf.values) + c * leaf.value_size
+                      : leaf.fill;
             } else {
-              run.start[m] = d.global_to_local(IndexSpan(g));
+              const Dimensions& d = prepared.maps[m];
+              index_t address = 0;
+              if (plain[m]) {
+                address = d.offset();
+                for (std::size_t k = 0; k < rank; ++k) {
+                  address += g[k] * strides[m][k];
+                }
+              } else {
+                address = d.global_to_local(IndexSpan(g));
+              }
+              w = static_cast<const char*>(prepared.data[m]) +
+                  address * static_cast<index_t>(leaf.value_size);
+              __builtin_prefetch(w);
             }
           }
-          run.stride[m] = 0;
         }
-        values[static_cast<std::size_t>(i)] =
-            static_cast<V>(e.template bind<0, run_strided>(run)(0));
+        for (index_t i = b; i < stop; ++i) {
+          for (std::size_t m = 0; m < N; ++m) {
+            run.data[m] = where[m][static_cast<std::size_t>(i - b)];
+            run.start[m] = 0;
+            run.stride[m] = 0;
+          }
+          values[static_cast<std::size_t>(i)] =
+              static_cast<V>(e.template bind<0, run_strided>(run)(0));
+        }
       }
     });
     // Values equal to the fill are dropped as the buffer adopts the entries.

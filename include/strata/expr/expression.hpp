@@ -149,6 +149,10 @@ struct Prepared {
         return;
       }
     }
+    if (sparse_mode) {
+      sparse.resize(maps.size());
+      sparse.push_back({{}, nullptr, nullptr, sizeof(T)});  // a dense leaf: its element size
+    }
     const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
                           !(destination_map != nullptr && t.dims() == *destination_map);
     if (t.buffer().data() == nullptr || overlaps) {
@@ -368,6 +372,10 @@ class SelectionExpr : public detail::ExpressionTag {
     auto dense =
         std::make_shared<Tensor<T>>(p.parallel ? s_.materialize(par) : s_.materialize(seq));
     p.kept.push_back(dense);
+    if (p.sparse_mode) {
+      p.sparse.resize(p.maps.size());
+      p.sparse.push_back({{}, nullptr, nullptr, sizeof(T)});
+    }
     p.maps.push_back(p.walked(dense->dims()));
     p.data.push_back(dense->buffer().data());
     p.ragged.push_back(false);

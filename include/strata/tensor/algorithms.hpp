@@ -308,7 +308,7 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
   std::fill_n(dst, out.size(), init);
   if (const auto* s = sparse_buffer(t)) {
     // Stored entries only, the fill value in closed form: O(nnz + output).
-    detail::sparse_reduce_into(t.dims(), *s, reduced, dst, out.size(), op, policy);
+    detail::sparse_reduce_into(t.dims(), *s, reduced, dst, out.size(), V(init), op, policy);
     return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
   }
   const detail::Reader<T> read(t.buffer());

@@ -446,65 +446,90 @@ V repeated(Op& op, V x, index_t k) {
 }
 
 /// Reduces a sparse view along the marked axes into @p dst (the kept shape, row-major, every
-/// element @p init): the stored entries first, in the view's row-major order, then, for each
-/// output element, the fill value as many times as it has unstored inputs (in closed form:
-/// repeated squaring of @p op, cached per count).
+/// element @p init, the identity of @p op): the stored entries first, in the view's row-major
+/// order, then, for each output element, the fill value as many times as it has unstored
+/// inputs (in closed form: repeated squaring of @p op, cached per count; skipped when the fill
+/// is the identity).
 template <class V, class Op, ExecutionPolicy P>
 void sparse_reduce_into(const Dimensions& dims, const SparseBuffer<V>& s,
-                        const std::vector<bool>& reduced, V* dst, index_t dst_size, Op& op,
-                        const P& policy) {
+                        const std::vector<bool>& reduced, V* dst, index_t dst_size, const V& init,
+                        Op& op, const P& policy) {
   SparseEntries<V> entries;
   sparse_entries(dims, s, entries, policy);
   const Index shape = dims.shape();
-  Index out_shape = shape;
+  const std::size_t rank = shape.size();
   index_t per_output = 1;
-  for (std::size_t k = 0; k < shape.size(); ++k) {
-    if (reduced[k]) {
-      out_shape[k] = 1;
-      per_output *= shape[k];
+  for (std::size_t k = 0; k < rank; ++k) {
+    per_output *= reduced[k] ? shape[k] : 1;
+  }
+  // Kept axes in one block [first, last): the output is (linear / inner) % kept.
+  std::size_t first = 0;
+  while (first < rank && reduced[first]) {
+    ++first;
+  }
+  std::size_t last = first;
+  while (last < rank && !reduced[last]) {
+    ++last;
+  }
+  bool block = true;
+  index_t inner = 1;
+  index_t kept = 1;
+  for (std::size_t k = 0; k < rank; ++k) {
+    block = block && (k < last || reduced[k]);
+    inner *= k >= last ? shape[k] : 1;
+    kept *= k >= first && k < last ? shape[k] : 1;
+  }
+  const bool fill_counts = !(s.fill() == init);
+  std::vector<index_t> hits(fill_counts ? static_cast<std::size_t>(dst_size) : 0, 0);
+  const auto accumulate = [&](auto&& cell_of) {
+    for (std::size_t e = 0; e < entries.linear.size(); ++e) {
+      const auto cell = static_cast<std::size_t>(cell_of(entries.linear[e]));
+      dst[cell] = op(dst[cell], entries.values[e]);
+      if (fill_counts) {
+        ++hits[cell];
+      }
     }
-  }
-  const Index out_strides = row_major_strides(out_shape);
-  std::vector<index_t> hits(static_cast<std::size_t>(dst_size), 0);
-  // Reducing trailing axes only (row sums): the output is linear / per_output.
-  std::size_t lead = shape.size();
-  while (lead > 0 && reduced[lead - 1]) {
-    --lead;
-  }
-  bool trailing = true;
-  for (std::size_t k = 0; k < lead; ++k) {
-    trailing = trailing && !reduced[k];
-  }
-  if (trailing) {
-    const Divisor by(std::max<index_t>(per_output, 1));
-    for (index_t e = 0; e < entries.size(); ++e) {
-      const auto cell =
-          static_cast<std::size_t>(by.divide(entries.linear[static_cast<std::size_t>(e)]));
-      dst[cell] = op(dst[cell], entries.values[static_cast<std::size_t>(e)]);
-      ++hits[cell];
+  };
+  if (block) {
+    const Divisor by_inner(std::max<index_t>(inner, 1));
+    const Divisor by_kept(std::max<index_t>(kept, 1));
+    if (first == 0) {
+      accumulate([&](index_t linear) { return by_inner.divide(linear); });
+    } else if (inner == 1) {
+      accumulate([&](index_t linear) { return by_kept.remainder(linear); });  // column sums
+    } else {
+      accumulate([&](index_t linear) { return by_kept.remainder(by_inner.divide(linear)); });
     }
   } else {
+    Index out_shape = shape;
+    for (std::size_t k = 0; k < rank; ++k) {
+      out_shape[k] = reduced[k] ? 1 : shape[k];
+    }
+    const Index out_strides = row_major_strides(out_shape);
     const Unraveller unravel(shape);
-    Index g(shape.size(), 0);
-    for (index_t e = 0; e < entries.size(); ++e) {
-      unravel(entries.linear[static_cast<std::size_t>(e)], g.data());
+    Index g(rank, 0);
+    accumulate([&](index_t linear) {
+      unravel(linear, g.data());
       index_t cell = 0;
-      for (std::size_t k = 0; k < g.size(); ++k) {
+      for (std::size_t k = 0; k < rank; ++k) {
         cell += reduced[k] ? 0 : g[k] * out_strides[k];
       }
-      dst[cell] = op(dst[cell], entries.values[static_cast<std::size_t>(e)]);
-      ++hits[static_cast<std::size_t>(cell)];
-    }
+      return cell;
+    });
+  }
+  if (!fill_counts || per_output == 0) {
+    return;
   }
   // The fill value, once per unstored input, combined after the stored ones.
-  std::vector<std::optional<V>> cache(64);
+  std::vector<std::optional<V>> by_hits(64);
   for (index_t c = 0; c < dst_size; ++c) {
-    const index_t missing = per_output - hits[static_cast<std::size_t>(c)];
+    const index_t h = hits[static_cast<std::size_t>(c)];
+    const index_t missing = per_output - h;
     if (missing <= 0) {
       continue;
     }
-    if (missing < static_cast<index_t>(cache.size())) {
-      auto& slot = cache[static_cast<std::size_t>(missing)];
+    if (h < static_cast<index_t>(by_hits.size())) {
+      auto& slot = by_hits[static_cast<std::size_t>(h)];
       if (!slot) {
         slot = repeated(op, s.fill(), missing);
       }

@@ -2,6 +2,7 @@
 #include "strata/strata.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -554,6 +555,47 @@ void jagged() {
   }
 }
 
+void sparse() {
+  section("sparse: assemble, compute, hand off");
+  // A finite-element-style scatter: coordinate lists with repeats, summed on assembly.
+  const std::vector<strata::index_t> rows{0, 1, 1, 2, 0, 3};
+  const std::vector<strata::index_t> cols{0, 1, 2, 2, 0, 3};
+  const std::vector<double> values{4.0, 3.0, -1.0, 2.0, 1.0, 5.0};
+  auto K = strata::sparse_from_coo({4, 4}, {rows, cols}, values);
+  K(3, 0) += 0.5;  // element references take compound assignments; inserts are amortised
+  std::cout << "K from 6 contributions (two at [0 0]) and K(3, 0) += 0.5 stores "
+            << strata::sparse_buffer(K)->nnz() << " values:\n"
+            << K << "\n";
+  // Reductions visit the stored entries and add the fill value in closed form.
+  std::cout << "row sums " << strata::sum(K, 1) << ", column maxima " << strata::max(K, 0) << "\n";
+  // Expressions stay sparse where the operation allows: a product with a sparse factor.
+  const auto x = strata::Tensor<double>::of({1, 2, 3, 4});
+  const strata::Tensor<double> Kx = K * x;
+  std::cout << "K * x is sparse: " << std::boolalpha << strata::is_sparse(Kx)
+            << "; y = sum(K * x, 1) = " << strata::sum(K * x, 1) << "\n";
+  // On a 10^6 x 10^6 tensor the same lines cost O(nnz).
+  auto big = strata::sparse<double>({1'000'000, 1'000'000});
+  big(0, 999'999) = 2.0;
+  big(999'999, 0) = 3.0;
+  std::cout << "a 10^6 x 10^6 tensor: sum " << strata::sum(big) << ", row 999999 sums to "
+            << strata::sum(big, 1)(999'999) << ", exp keeps it sparse with fill "
+            << strata::sparse_buffer(strata::map(big, [](double v) { return std::exp(v); }))->fill()
+            << "\n";
+  // CSR arrays for a solver (the values are the tensor's own array), CSF-style fibres.
+  const auto a = strata::csr(K);
+  std::cout << "csr(K): offsets " << strata::to_string(a.offsets) << ", indices "
+            << strata::to_string(a.indices) << ", values shared: " << std::boolalpha
+            << (a.values.data() == strata::sparse_buffer(K)->values().data()) << "\n";
+  std::cout << "fibres of K's transpose (columns):";
+  strata::for_each_fiber(K.transpose(),
+                         [](strata::IndexSpan prefix, std::span<const strata::index_t> inner,
+                            std::span<const double> v) {
+                           std::cout << " col " << prefix[0] << " rows " << strata::to_string(inner)
+                                     << " (" << v.size() << ")";
+                         });
+  std::cout << "\n";
+}
+
 void guarantees() {
   section("guarantees: const views, element references, aliasing, exceptions under par");
   strata::Tensor<float> t{{1, 2, 3}, {4, 5, 6}};
@@ -603,6 +645,7 @@ int main() {
   iteration();
   expressions();
   jagged();
+  sparse();
   guarantees();
   std::cout << "\nend of tour\n";
   return 0;

@@ -86,6 +86,8 @@ TEST_CASE("sparse tensors store only what is written", "[tensor][sparse]") {
   CHECK_THROWS_AS(strata::nonzeros(Tensor<double>::of({1, 2})), strata::LayoutError);
 }
 
+static_assert(std::ranges::random_access_range<strata::Nonzeros<double>>);
+
 TEST_CASE("sparse elements take += and the other compound assignments",
           "[tensor][sparse][assembly]") {
   // A finite-element-style scatter through element references, against a std::map.
@@ -314,7 +316,13 @@ TEST_CASE("sparse algorithms equal dense ones on random views", "[tensor][sparse
         g[k] = 0;
       }
     }
-    REQUIRE(strata::nonzeros(sv) == expected);
+    const auto nz = strata::nonzeros(sv);
+    REQUIRE(std::vector<std::pair<Index, int>>(nz.begin(), nz.end()) == expected);
+    REQUIRE(nz.size() == static_cast<index_t>(expected.size()));
+    if (!expected.empty()) {
+      CHECK(nz[nz.size() - 1] == expected.back());
+      CHECK(*(nz.end() - 1) == expected.back());
+    }
     std::size_t visited = 0;
     strata::for_each_nonzero(sv, [&](strata::IndexSpan i, int v) {
       REQUIRE(visited < expected.size());

@@ -11,10 +11,13 @@
 
 #include <algorithm>
 #include <bit>
+#include <compare>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -753,33 +756,153 @@ Tensor<std::remove_const_t<T>> sparse_from_coo(
                           std::move(fill), policy);
 }
 
+/// The stored entries of a sparse tensor or view as a random-access range of (index, value)
+/// pairs in row-major order of the index, each pair made when it is read (no allocation per
+/// entry). Returned by nonzeros(); valid until the tensor is next written (it keeps the
+/// storage alive).
+/// @tparam T the element type
+template <class T>
+class Nonzeros {
+ public:
+  /// What reading an entry gives: its index in the view and its value.
+  using value_type = std::pair<Index, T>;
+
+  /// A random-access iterator over the entries; dereferencing makes the pair.
+  class iterator {
+   public:
+    /// Random access.
+    using iterator_concept = std::random_access_iterator_tag;
+    /// Random access (C++17 algorithms read values through it).
+    using iterator_category = std::input_iterator_tag;
+    /// The pair.
+    using value_type = std::pair<Index, T>;
+    /// The distance between iterators.
+    using difference_type = std::ptrdiff_t;
+    /// A pair, by value.
+    using reference = value_type;
+    /// An iterator at nothing.
+    iterator() = default;
+    /// The pair at the iterator. @return it
+    [[nodiscard]] value_type operator*() const { return (*range_)[at_]; }
+    /// The pair @p k entries on. @param k the distance @return the pair
+    [[nodiscard]] value_type operator[](difference_type k) const { return (*range_)[at_ + k]; }
+    /// Steps on. @return this
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    /// Steps on. @return the previous position
+    iterator operator++(int) {
+      iterator old = *this;
+      ++at_;
+      return old;
+    }
+    /// Steps back. @return this
+    iterator& operator--() {
+      --at_;
+      return *this;
+    }
+    /// Steps back. @return the previous position
+    iterator operator--(int) {
+      iterator old = *this;
+      --at_;
+      return old;
+    }
+    /// Moves by @p k. @param k the distance @return this
+    iterator& operator+=(difference_type k) {
+      at_ += k;
+      return *this;
+    }
+    /// Moves back by @p k. @param k the distance @return this
+    iterator& operator-=(difference_type k) {
+      at_ -= k;
+      return *this;
+    }
+    /// @p it moved by @p k. @param it an iterator @param k the distance @return the iterator
+    friend iterator operator+(iterator it, difference_type k) { return it += k; }
+    /// @p it moved by @p k. @param k the distance @param it an iterator @return the iterator
+    friend iterator operator+(difference_type k, iterator it) { return it += k; }
+    /// @p it moved back by @p k. @param it an iterator @param k the distance @return it
+    friend iterator operator-(iterator it, difference_type k) { return it -= k; }
+    /// The distance from @p b to @p a. @param a, b iterators of one range @return a - b
+    friend difference_type operator-(const iterator& a, const iterator& b) { return a.at_ - b.at_; }
+    /// Equality. @param a, b iterators of one range @return true at one position
+    friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+    /// Order. @param a, b iterators of one range @return the order of their positions
+    friend auto operator<=>(const iterator& a, const iterator& b) { return a.at_ <=> b.at_; }
+
+   private:
+    friend class Nonzeros;
+    iterator(const Nonzeros* range, difference_type at) : range_(range), at_(at) {}
+    const Nonzeros* range_ = nullptr;
+    difference_type at_ = 0;
+  };
+
+  /// The number of entries.
+  /// @return it
+  [[nodiscard]] index_t size() const noexcept { return entries_->size(); }
+  /// Whether there are none.
+  /// @return true when no entry is stored in the view
+  [[nodiscard]] bool empty() const noexcept { return size() == 0; }
+  /// Entry @p e (unchecked).
+  /// @param e in [0, size())
+  /// @return its index and value
+  [[nodiscard]] value_type operator[](index_t e) const {
+    value_type out;
+    out.first.resize(rank_);
+    unravel_(entries_->linear[static_cast<std::size_t>(e)], out.first.data());
+    out.second = entries_->values[static_cast<std::size_t>(e)];
+    return out;
+  }
+  /// The first entry.
+  /// @return an iterator
+  [[nodiscard]] iterator begin() const { return iterator(this, 0); }
+  /// Past the last entry.
+  /// @return an iterator
+  [[nodiscard]] iterator end() const { return iterator(this, size()); }
+  /// The entries' row-major linear indices in the view, increasing.
+  /// @return a span over them
+  [[nodiscard]] std::span<const index_t> linear() const noexcept { return entries_->linear; }
+  /// The entries' values, aligned with linear().
+  /// @return a span over them
+  [[nodiscard]] std::span<const T> values() const noexcept { return entries_->values; }
+
+  /// Lists the stored entries of a sparse tensor (see nonzeros()).
+  /// @param t a tensor over a SparseBuffer
+  /// @throws LayoutError when the storage is not sparse
+  template <class U>
+  explicit Nonzeros(const Tensor<U>& t)
+      : entries_(std::make_shared<detail::SparseEntries<T>>()),
+        unravel_(t.shape()),
+        rank_(static_cast<std::size_t>(t.rank())),
+        storage_(t.buffer()) {
+    detail::stored_entries(t, "nonzeros", *entries_);
+  }
+
+ private:
+  std::shared_ptr<detail::SparseEntries<T>> entries_;
+  detail::Unraveller unravel_;
+  std::size_t rank_;
+  AnyBuffer<T> storage_;
+};
+
 /// The stored entries of a sparse tensor (or view) as (index, value) pairs, in row-major order
-/// of the index.
+/// of the index: a random-access range that makes each pair when it is read.
 ///
 /// A view lists the indices at which it reads stored entries (several under broadcasting,
 /// none when the view skips the address). O(nnz) for the tensor itself and views whose axes
 /// nest (slices, transposes: a radix sort when the order changes), O(nnz * local_to_global)
-/// for broadcast, rolled and index-array views.
+/// for broadcast, rolled and index-array views; then one multiply-shift division per axis for
+/// each pair read.
+/// @code
+/// for (const auto& [index, value] : strata::nonzeros(K.transpose())) { ... }
+/// @endcode
 /// @param t a tensor over a SparseBuffer
-/// @return the pairs
+/// @return the range (valid until the tensor is next written)
 /// @throws LayoutError when the tensor's buffer is not a SparseBuffer
 template <class T>
-std::vector<std::pair<Index, std::remove_const_t<T>>> nonzeros(const Tensor<T>& t) {
-  using V = std::remove_const_t<T>;
-  detail::SparseEntries<V> entries;
-  detail::stored_entries(t, "nonzeros", entries);
-  const detail::Unraveller unravel(t.shape());
-  std::vector<std::pair<Index, V>> out(static_cast<std::size_t>(entries.size()));
-  const auto rank = static_cast<std::size_t>(t.rank());
-  parallel::for_each_part(par, entries.size(), [&](index_t b, index_t e) {
-    for (index_t i = b; i < e; ++i) {
-      auto& [index, value] = out[static_cast<std::size_t>(i)];
-      index.resize(rank);
-      unravel(entries.linear[static_cast<std::size_t>(i)], index.data());
-      value = entries.values[static_cast<std::size_t>(i)];
-    }
-  });
-  return out;
+Nonzeros<std::remove_const_t<T>> nonzeros(const Tensor<T>& t) {
+  return Nonzeros<std::remove_const_t<T>>(t);
 }
 
 /// Calls `f(index, value)` for every stored entry of a sparse tensor (or view), in row-major

@@ -368,6 +368,14 @@ TEST_CASE("sparse algorithms equal dense ones on random views", "[tensor][sparse
       REQUIRE(strata::is_sparse(product2));
       REQUIRE(product2 == Tensor<int>((other + 1) * dv));
     }
+    // Reductions of sparse expressions, combined as they are computed (fill in closed form).
+    REQUIRE(strata::sum(sv * 3 - sv, axes, keep) ==
+            strata::sum(Tensor<int>(dv * 3 - dv), axes, keep));
+    if (fill == 0) {
+      const Tensor<int> other = strata::iota<int>(dv.shape()).copy();
+      REQUIRE(strata::sum(sv * other, axes, keep) ==
+              strata::sum(Tensor<int>(dv * other), axes, keep));
+    }
     const Tensor<int> mixed = sv + 1;  // constant outside: sparse with fill + 1
     REQUIRE(strata::is_sparse(mixed));
     REQUIRE(mixed == Tensor<int>(dv + 1));

@@ -79,19 +79,22 @@ void evaluate_dense(const Tensor<T>& dst, const E& e, const P& policy) {
   });
 }
 
-/// Evaluates an expression with sparse leaves into a new sparse tensor, when the tree is
-/// constant outside its sparse leaves' entries (see Support): visits the union of those
-/// entries only, O(k log k) for k entries, whatever the shape. `nullopt` otherwise (no sparse
-/// leaf, or a dense operand that decides the value everywhere).
-template <class V, class E, ExecutionPolicy P>
-std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
+/// Walks an expression with sparse leaves over the only positions where it can differ from
+/// a constant, when the tree is constant outside its sparse leaves' entries (see Support):
+/// the union of those entries, O(k log k) for k entries, whatever the shape. Sets @p positions
+/// (row-major linear, increasing) and @p fill, calls `start(count)`, then `emit(i, value)` for
+/// each position i (from parallel parts under `par`). Returns false, doing nothing else, when
+/// the tree is not constant there (no sparse leaf, or a dense operand decides every value).
+template <class V, class E, ExecutionPolicy P, class Start, class Emit>
+bool walk_sparse(const E& e, const P& policy, std::vector<index_t>& positions, V& fill,
+                 Start&& start, Emit&& emit) {
   if constexpr (jagged_v<E> || !std::equality_comparable<V>) {
-    return std::nullopt;
+    return false;
   } else {
     constexpr std::size_t N = leaves_v<E>;
     const auto support = e.template support<0>();
-    if (!support.constant || support.leaves.empty()) {
-      return std::nullopt;
+    if (!support.constant || support.leaves == 0) {
+      return false;
     }
     Prepared prepared;
     prepared.shape = e.shape();
@@ -100,14 +103,18 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
     e.prepare(prepared);
     prepared.sparse.resize(N);
     // The positions: the union of the supporting leaves' entries.
-    std::vector<index_t> positions;
-    if (support.leaves.size() == 1) {
-      const std::span<const index_t> only = prepared.sparse[support.leaves[0]].linear;
-      positions.assign(only.begin(), only.end());
-    }
-    for (const std::size_t leaf :
-         support.leaves.size() == 1 ? std::vector<std::size_t>{} : support.leaves) {
+    positions.clear();
+    bool first = true;
+    for (std::size_t leaf = 0; leaf < N && leaf < 64; ++leaf) {
+      if ((support.leaves >> leaf & 1U) == 0) {
+        continue;
+      }
       const std::span<const index_t> mine = prepared.sparse[leaf].linear;
+      if (first) {
+        positions.assign(mine.begin(), mine.end());
+        first = false;
+        continue;
+      }
       std::vector<index_t> merged;
       merged.reserve(positions.size() + mine.size());
       std::set_union(positions.begin(), positions.end(), mine.begin(), mine.end(),
@@ -126,9 +133,9 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
         strides[m].push_back(a.stride);
       }
     }
-    const V fill = static_cast<V>(support.value);
+    fill = static_cast<V>(support.value);
     const auto count = static_cast<index_t>(positions.size());
-    ValueArray<V> values(positions.size(), boost::container::default_init);
+    start(count);
     const Unraveller unravel(prepared.shape);
     const auto rank = prepared.shape.size();
     parallel::for_each_part(policy, count, [&](index_t begin, index_t end) {
@@ -187,14 +194,63 @@ std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
             run.start[m] = 0;
             run.stride[m] = 0;
           }
-          values[static_cast<std::size_t>(i)] =
-              static_cast<V>(e.template bind<0, run_strided>(run)(0));
+          emit(i, static_cast<V>(e.template bind<0, run_strided>(run)(0)));
         }
       }
     });
-    // Values equal to the fill are dropped as the buffer adopts the entries.
-    return sparse_from_sorted<V>(prepared.shape, fill, std::move(positions), std::move(values));
+    return true;
   }
+}
+
+/// Evaluates an expression with sparse leaves into a new sparse tensor when walk_sparse
+/// applies; `nullopt` otherwise.
+template <class V, class E, ExecutionPolicy P>
+std::optional<Tensor<V>> evaluate_sparse(const E& e, const P& policy) {
+  std::vector<index_t> positions;
+  V fill{};
+  ValueArray<V> values;
+  if (!walk_sparse<V>(
+          e, policy, positions, fill,
+          [&values](index_t count) {
+            values = ValueArray<V>(static_cast<std::size_t>(count), boost::container::default_init);
+          },
+          [&values](index_t i, V v) { values[static_cast<std::size_t>(i)] = std::move(v); })) {
+    return std::nullopt;
+  }
+  // Values equal to the fill are dropped as the buffer adopts the entries.
+  return sparse_from_sorted<V>(e.shape(), fill, std::move(positions), std::move(values));
+}
+
+/// Reduces an expression with sparse leaves along axes in one pass when walk_sparse applies:
+/// each value is combined into its output as it is computed, in row-major order (so the bits
+/// are those of evaluating, then reducing), then the fill in closed form. `nullopt` otherwise.
+template <class V, class E, class Op>
+std::optional<Tensor<V>> reduce_sparse(const E& e, IndexSpan axes, V init, Op op, bool keepdims) {
+  const Index shape = e.shape();
+  const std::vector<bool> reduced = reduced_axes(shape, axes, "reduce");
+  Index kept_shape = shape;
+  for (std::size_t k = 0; k < kept_shape.size(); ++k) {
+    kept_shape[k] = reduced[k] ? 1 : shape[k];
+  }
+  std::vector<index_t> positions;
+  V fill{};
+  std::optional<Tensor<V>> out;
+  std::optional<SparseReducer<V, Op>> reducer;
+  // One thread: each output combines its inputs in row-major order.
+  const auto start = [&](index_t /*count*/) {
+    out.emplace(kept_shape);
+    V* dst = out->buffer().data();
+    std::fill_n(dst, out->size(), init);
+    reducer.emplace(shape, reduced, dst, out->size(), init, fill, op);
+  };
+  const auto emit = [&](index_t i, const V& v) {
+    reducer->add(positions[static_cast<std::size_t>(i)], v);
+  };
+  if (!walk_sparse<V>(e, seq, positions, fill, start, emit)) {
+    return std::nullopt;
+  }
+  reducer->finish();
+  return keepdims ? *out : out->squeeze(marked_axes(reduced));
 }
 
 /// Throws unless @p dst can take @p e: its shape must broadcast to dst's, dst must be writable.

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -45,14 +46,14 @@ struct RunState {
 };
 
 /// What an expression node is outside the stored entries of its sparse leaves: `constant`
-/// when it equals `value` at every position where none of the sparse leaves listed in `leaves`
-/// (leaf numbers) stores an entry. Evaluation then visits only those leaves' entries and the
-/// result is sparse with fill `value`.
+/// when it equals `value` at every position where none of the sparse leaves marked in `leaves`
+/// (bit m for leaf m; a tree's first 64 leaves can be marked) stores an entry. Evaluation then
+/// visits only those leaves' entries and the result is sparse with fill `value`.
 template <class V>
 struct Support {
   bool constant = false;
   V value{};
-  std::vector<std::size_t> leaves;
+  std::uint64_t leaves = 0;
 };
 
 /// Whether a node operation is a product, so that a factor which is zero outside its support
@@ -273,8 +274,8 @@ class TensorExpr : public detail::ExpressionTag {
   /// @return the support
   template <std::size_t I>
   [[nodiscard]] detail::Support<T> support() const {
-    if (const auto* s = sparse_buffer(held_.value)) {
-      return {true, s->fill(), {I}};
+    if (const auto* s = sparse_buffer(held_.value); s != nullptr && I < 64) {
+      return {true, s->fill(), std::uint64_t{1} << I};
     }
     return {};
   }
@@ -330,7 +331,7 @@ class ScalarExpr : public detail::ExpressionTag {
   /// @return the support
   template <std::size_t I>
   [[nodiscard]] detail::Support<T> support() const {
-    return {true, value_, {}};
+    return {true, value_, 0};
   }
   /// Prints the node.
   /// @param out the stream
@@ -690,9 +691,7 @@ class MapExpr : public detail::ExpressionTag {
     if ((std::get<K>(parts).constant && ...)) {
       out.constant = true;
       out.value = static_cast<R>(op_(std::get<K>(parts).value...));
-      (out.leaves.insert(out.leaves.end(), std::get<K>(parts).leaves.begin(),
-                         std::get<K>(parts).leaves.end()),
-       ...);
+      out.leaves = (std::get<K>(parts).leaves | ... | std::uint64_t{0});
       return out;
     }
     if constexpr (detail::is_product_v<Op>) {

@@ -19,6 +19,10 @@ auto sum(const E& e) {
   return sum(evaluate(e));
 }
 /// Sums of an expression along axes (`np.sum(e, axis=axes)`).
+///
+/// An expression that evaluates sparse (see evaluate(): `K * x` for a sparse K) is summed in
+/// one pass over its sparse operands' entries, each value added as it is computed in row-major
+/// order, with no temporary: `sum(K * x, 1)` is a sparse matrix times a vector in O(nnz).
 /// @param e the expression
 /// @param axes the axes; negative counts from the end
 /// @param keepdims keep reduced axes with extent 1
@@ -26,6 +30,13 @@ auto sum(const E& e) {
 /// @throws IndexError when an axis does not exist; ShapeError when one is named twice
 template <LazyOperand E>
 auto sum(const E& e, IndexSpan axes, bool keepdims = false) {
+  using V = typename E::value_type;
+  if constexpr (Expression<E>) {
+    // Sparse operands: combined as they are computed, over the stored entries only.
+    if (auto r = detail::reduce_sparse<V>(e, axes, V{0}, std::plus<V>{}, keepdims)) {
+      return *r;
+    }
+  }
   return sum(evaluate(e), axes, keepdims);
 }
 /// Sums of an expression along one axis.
@@ -36,7 +47,7 @@ auto sum(const E& e, IndexSpan axes, bool keepdims = false) {
 /// @throws IndexError when the axis does not exist
 template <LazyOperand E, std::integral A>
 auto sum(const E& e, A axis, bool keepdims = false) {
-  return sum(evaluate(e), axis, keepdims);
+  return sum(e, {static_cast<index_t>(axis)}, keepdims);
 }
 /// Product of every element of an expression.
 /// @param e the expression

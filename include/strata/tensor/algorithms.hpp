@@ -28,6 +28,26 @@ inline Index all_axes(int rank) {
   return axes;
 }
 
+/// Marks the axes to reduce, checked: each exists (negative counts from the end) and appears
+/// once.
+/// @throws IndexError for an axis that does not exist; ShapeError for one named twice
+inline std::vector<bool> reduced_axes(const Index& shape, IndexSpan axes, const char* operation) {
+  const auto rank = static_cast<index_t>(shape.size());
+  std::vector<bool> reduced(shape.size(), false);
+  for (const index_t axis : axes) {
+    if (axis < -rank || axis >= rank) {
+      fail<IndexError>(operation, "axis ", axis, " does not exist (rank ", rank, ", shape ",
+                       to_string(shape), ")");
+    }
+    const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
+    if (reduced[k]) {
+      fail<ShapeError>(operation, "axes ", to_string(axes), " name axis ", k, " twice");
+    }
+    reduced[k] = true;
+  }
+  return reduced;
+}
+
 /// The positions of the true entries of @p marked.
 inline Index marked_axes(const std::vector<bool>& marked) {
   Index axes;
@@ -283,19 +303,7 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
                                       std::type_identity_t<std::remove_const_t<T>> init, Op op,
                                       bool keepdims = false, const P& policy = P{}) {
   using V = std::remove_const_t<T>;
-  const int rank = t.rank();
-  std::vector<bool> reduced(static_cast<std::size_t>(rank), false);
-  for (const index_t axis : axes) {
-    if (axis < -rank || axis >= rank) {
-      detail::fail<IndexError>("reduce", "axis ", axis, " does not exist (rank ", rank, ", shape ",
-                               to_string(t.shape()), ")");
-    }
-    const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
-    if (reduced[k]) {
-      detail::fail<ShapeError>("reduce", "axes ", to_string(axes), " name axis ", k, " twice");
-    }
-    reduced[k] = true;
-  }
+  const std::vector<bool> reduced = detail::reduced_axes(t.shape(), axes, "reduce");
   const Index in_shape = t.shape();
   Index kept_shape = in_shape;
   for (std::size_t k = 0; k < kept_shape.size(); ++k) {

@@ -448,99 +448,174 @@ V repeated(Op& op, V x, index_t k) {
   return *result;
 }
 
-/// Reduces a sparse view along the marked axes into @p dst (the kept shape, row-major, every
-/// element @p init, the identity of @p op): the stored entries first, in the view's row-major
-/// order, then, for each output element, the fill value as many times as it has unstored
-/// inputs (in closed form: repeated squaring of @p op, cached per count; skipped when the fill
-/// is the identity).
+/// Reduces values given at row-major linear positions of a shape along the marked axes into
+/// @p dst (the kept shape, row-major, every element @p init, the identity of @p op): add()
+/// combines each value into its output in the order given, finish() then combines the fill
+/// value as many times as each output has unstored inputs, in closed form (repeated squaring
+/// of @p op, cached per count; skipped when the fill is the identity).
+template <class V, class Op>
+class SparseReducer {
+ public:
+  SparseReducer(const Index& shape, const std::vector<bool>& reduced, V* dst, index_t dst_size,
+                const V& init, V fill, Op& op)
+      : dst_(dst),
+        dst_size_(dst_size),
+        fill_(std::move(fill)),
+        op_(op),
+        counts_(!(fill_ == init)),
+        hits_(counts_ ? static_cast<std::size_t>(dst_size) : 0, 0),
+        reduced_(reduced),
+        unravel_(shape),
+        index_(shape.size(), 0) {
+    const std::size_t rank = shape.size();
+    for (std::size_t k = 0; k < rank; ++k) {
+      per_output_ *= reduced[k] ? shape[k] : 1;
+    }
+    // Kept axes in one block [first, last): the output is (linear / inner) % kept.
+    std::size_t first = 0;
+    while (first < rank && reduced[first]) {
+      ++first;
+    }
+    std::size_t last = first;
+    while (last < rank && !reduced[last]) {
+      ++last;
+    }
+    bool block = true;
+    index_t inner = 1;
+    index_t kept = 1;
+    for (std::size_t k = 0; k < rank; ++k) {
+      block = block && (k < last || reduced[k]);
+      inner *= k >= last ? shape[k] : 1;
+      kept *= k >= first && k < last ? shape[k] : 1;
+    }
+    by_inner_ = Divisor(std::max<index_t>(inner, 1));
+    by_kept_ = Divisor(std::max<index_t>(kept, 1));
+    mode_ = !block       ? Mode::any
+            : first == 0 ? Mode::leading
+            : inner == 1 ? Mode::trailing
+                         : Mode::middle;
+    Index out_shape = shape;
+    for (std::size_t k = 0; k < rank; ++k) {
+      out_shape[k] = reduced[k] ? 1 : shape[k];
+    }
+    out_strides_ = row_major_strides(out_shape);
+  }
+
+  /// Combines @p value, at row-major position @p linear, into its output.
+  void add(index_t linear, const V& value) {
+    const auto cell = static_cast<std::size_t>(cell_of(linear));
+    dst_[cell] = op_(dst_[cell], value);
+    if (counts_) {
+      ++hits_[cell];
+    }
+  }
+
+  /// Combines every value of @p values, at the positions @p linear, in order (add() in a loop
+  /// that picks the output rule once).
+  void add_all(std::span<const index_t> linear, std::span<const V> values) {
+    const auto run = [&](auto cell_of) {
+      V* const dst = dst_;
+      index_t* const hits = hits_.data();
+      const bool counts = counts_;
+      for (std::size_t e = 0; e < linear.size(); ++e) {
+        const auto cell = static_cast<std::size_t>(cell_of(linear[e]));
+        dst[cell] = op_(dst[cell], values[e]);
+        if (counts) {
+          ++hits[cell];
+        }
+      }
+    };
+    const Divisor by_inner = by_inner_;
+    const Divisor by_kept = by_kept_;
+    switch (mode_) {
+      case Mode::leading:
+        run([by_inner](index_t l) { return by_inner.divide(l); });
+        return;
+      case Mode::trailing:
+        run([by_kept](index_t l) { return by_kept.remainder(l); });
+        return;
+      case Mode::middle:
+        run([by_inner, by_kept](index_t l) { return by_kept.remainder(by_inner.divide(l)); });
+        return;
+      case Mode::any:
+        run([this](index_t l) { return cell_of(l); });
+        return;
+    }
+  }
+
+  /// Combines the fill value into every output, once per input that add() did not give.
+  void finish() {
+    if (!counts_ || per_output_ == 0) {
+      return;
+    }
+    std::vector<std::optional<V>> by_hits(64);
+    for (index_t c = 0; c < dst_size_; ++c) {
+      const index_t h = hits_[static_cast<std::size_t>(c)];
+      const index_t missing = per_output_ - h;
+      if (missing <= 0) {
+        continue;
+      }
+      if (h < static_cast<index_t>(by_hits.size())) {
+        auto& slot = by_hits[static_cast<std::size_t>(h)];
+        if (!slot) {
+          slot = repeated(op_, fill_, missing);
+        }
+        dst_[c] = op_(dst_[c], *slot);
+      } else {
+        dst_[c] = op_(dst_[c], repeated(op_, fill_, missing));
+      }
+    }
+  }
+
+ private:
+  enum class Mode { leading, trailing, middle, any };
+
+  index_t cell_of(index_t linear) {
+    switch (mode_) {
+      case Mode::leading:
+        return by_inner_.divide(linear);  // row sums
+      case Mode::trailing:
+        return by_kept_.remainder(linear);  // column sums
+      case Mode::middle:
+        return by_kept_.remainder(by_inner_.divide(linear));
+      case Mode::any:
+        break;
+    }
+    unravel_(linear, index_.data());
+    index_t cell = 0;
+    for (std::size_t k = 0; k < index_.size(); ++k) {
+      cell += reduced_[k] ? 0 : index_[k] * out_strides_[k];
+    }
+    return cell;
+  }
+
+  V* dst_;
+  index_t dst_size_;
+  V fill_;
+  Op& op_;
+  bool counts_;
+  std::vector<index_t> hits_;
+  const std::vector<bool>& reduced_;
+  index_t per_output_ = 1;
+  Mode mode_ = Mode::any;
+  Divisor by_inner_;
+  Divisor by_kept_;
+  Index out_strides_;
+  Unraveller unravel_;
+  Index index_;
+};
+
+/// Reduces a sparse view along the marked axes into @p dst (see SparseReducer): its stored
+/// entries in the view's row-major order, then the fill value in closed form.
 template <class V, class Op, ExecutionPolicy P>
 void sparse_reduce_into(const Dimensions& dims, const SparseBuffer<V>& s,
                         const std::vector<bool>& reduced, V* dst, index_t dst_size, const V& init,
                         Op& op, const P& policy) {
   SparseEntries<V> entries;
   sparse_entries(dims, s, entries, policy);
-  const Index shape = dims.shape();
-  const std::size_t rank = shape.size();
-  index_t per_output = 1;
-  for (std::size_t k = 0; k < rank; ++k) {
-    per_output *= reduced[k] ? shape[k] : 1;
-  }
-  // Kept axes in one block [first, last): the output is (linear / inner) % kept.
-  std::size_t first = 0;
-  while (first < rank && reduced[first]) {
-    ++first;
-  }
-  std::size_t last = first;
-  while (last < rank && !reduced[last]) {
-    ++last;
-  }
-  bool block = true;
-  index_t inner = 1;
-  index_t kept = 1;
-  for (std::size_t k = 0; k < rank; ++k) {
-    block = block && (k < last || reduced[k]);
-    inner *= k >= last ? shape[k] : 1;
-    kept *= k >= first && k < last ? shape[k] : 1;
-  }
-  const bool fill_counts = !(s.fill() == init);
-  std::vector<index_t> hits(fill_counts ? static_cast<std::size_t>(dst_size) : 0, 0);
-  const auto accumulate = [&](auto&& cell_of) {
-    for (std::size_t e = 0; e < entries.linear.size(); ++e) {
-      const auto cell = static_cast<std::size_t>(cell_of(entries.linear[e]));
-      dst[cell] = op(dst[cell], entries.values[e]);
-      if (fill_counts) {
-        ++hits[cell];
-      }
-    }
-  };
-  if (block) {
-    const Divisor by_inner(std::max<index_t>(inner, 1));
-    const Divisor by_kept(std::max<index_t>(kept, 1));
-    if (first == 0) {
-      accumulate([&](index_t linear) { return by_inner.divide(linear); });
-    } else if (inner == 1) {
-      accumulate([&](index_t linear) { return by_kept.remainder(linear); });  // column sums
-    } else {
-      accumulate([&](index_t linear) { return by_kept.remainder(by_inner.divide(linear)); });
-    }
-  } else {
-    Index out_shape = shape;
-    for (std::size_t k = 0; k < rank; ++k) {
-      out_shape[k] = reduced[k] ? 1 : shape[k];
-    }
-    const Index out_strides = row_major_strides(out_shape);
-    const Unraveller unravel(shape);
-    Index g(rank, 0);
-    accumulate([&](index_t linear) {
-      unravel(linear, g.data());
-      index_t cell = 0;
-      for (std::size_t k = 0; k < rank; ++k) {
-        cell += reduced[k] ? 0 : g[k] * out_strides[k];
-      }
-      return cell;
-    });
-  }
-  if (!fill_counts || per_output == 0) {
-    return;
-  }
-  // The fill value, once per unstored input, combined after the stored ones.
-  std::vector<std::optional<V>> by_hits(64);
-  for (index_t c = 0; c < dst_size; ++c) {
-    const index_t h = hits[static_cast<std::size_t>(c)];
-    const index_t missing = per_output - h;
-    if (missing <= 0) {
-      continue;
-    }
-    if (h < static_cast<index_t>(by_hits.size())) {
-      auto& slot = by_hits[static_cast<std::size_t>(h)];
-      if (!slot) {
-        slot = repeated(op, s.fill(), missing);
-      }
-      dst[c] = op(dst[c], *slot);
-    } else {
-      dst[c] = op(dst[c], repeated(op, s.fill(), missing));
-    }
-  }
+  SparseReducer<V, Op> reducer(dims.shape(), reduced, dst, dst_size, init, s.fill(), op);
+  reducer.add_all(entries.linear, entries.values);
+  reducer.finish();
 }
 
 /// `f` applied to a sparse view: a row-major sparse tensor of the view's shape whose fill is

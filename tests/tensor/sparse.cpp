@@ -254,6 +254,10 @@ TEST_CASE("bad writes and predicates leave a sparse tensor unchanged", "[tensor]
                   std::runtime_error);
   CHECK(dense(1, 2) == 3.0);
   check_error<strata::LayoutError>([&] { (void)strata::csr(dense); }, "csr", "not a SparseBuffer");
+  check_error<strata::LayoutError>([&] { strata::for_each_nonzero(dense, [](auto&&...) {}); },
+                                   "for_each_nonzero", "not a SparseBuffer");
+  check_error<strata::LayoutError>([&] { strata::for_each_fiber(dense, [](auto&&...) {}); },
+                                   "for_each_fiber", "not a SparseBuffer");
   check_error<strata::ShapeError>(
       [&] {
         (void)strata::csr(strata::sparse<double>({2, 2, 2}));

@@ -142,11 +142,10 @@ void sort_by_key(std::vector<index_t>& keys, ValueArray<T>& values, index_t max_
   }
 }
 
-/// Combines the values of equal keys in place (in their order) and drops results equal to
-/// @p fill; keys must be sorted.
+/// Combines the values of equal keys in place, in their order (results equal to the fill are
+/// dropped later, when the buffer takes the entries); keys must be sorted.
 template <class T, class Combine>
-void combine_equal_keys(std::vector<index_t>& keys, ValueArray<T>& values, Combine& combine,
-                        const T& fill) {
+void combine_equal_keys(std::vector<index_t>& keys, ValueArray<T>& values, Combine& combine) {
   std::size_t out = 0;
   for (std::size_t i = 0; i < keys.size();) {
     const index_t key = keys[i];
@@ -155,18 +154,17 @@ void combine_equal_keys(std::vector<index_t>& keys, ValueArray<T>& values, Combi
     for (; j < keys.size() && keys[j] == key; ++j) {
       acc = combine(std::move(acc), values[j]);
     }
-    if (!(acc == fill)) {
-      keys[out] = key;
-      values[out] = std::move(acc);
-      ++out;
-    }
+    keys[out] = key;
+    values[out] = std::move(acc);
+    ++out;
     i = j;
   }
   keys.resize(out);
   values.resize(out);
 }
 
-/// A row-major tensor of @p shape over sorted, unique, non-fill entries.
+/// A row-major tensor of @p shape over sorted, unique entries (those equal to @p fill are
+/// dropped: the one place where that happens).
 template <class T>
 Tensor<T> sparse_from_sorted(IndexSpan shape, T fill, std::vector<index_t> addresses,
                              ValueArray<T> values) {
@@ -182,7 +180,7 @@ Tensor<T> assemble(IndexSpan shape, std::vector<index_t> addresses, ValueArray<T
                    Combine& combine, T fill, const P& policy) {
   const index_t size = checked_size(shape, "sparse_from_coo");
   sort_by_key(addresses, values, size - 1, policy);
-  combine_equal_keys(addresses, values, combine, fill);
+  combine_equal_keys(addresses, values, combine);
   return sparse_from_sorted(shape, std::move(fill), std::move(addresses), std::move(values));
 }
 
@@ -653,10 +651,8 @@ Tensor<V> sparse_zip(const Dimensions& da, const SparseBuffer<A>& sa, const Dime
   std::size_t i = 0;
   std::size_t j = 0;
   const auto push = [&](index_t at, V v) {
-    if (!(v == fill)) {
-      addresses.push_back(at);
-      values.push_back(std::move(v));
-    }
+    addresses.push_back(at);
+    values.push_back(std::move(v));
   };
   while (i < ea.linear.size() || j < eb.linear.size()) {
     if (j == eb.linear.size() || (i < ea.linear.size() && ea.linear[i] < eb.linear[j])) {
@@ -1050,7 +1046,7 @@ Tensor<std::remove_const_t<T>> to_sparse(const Tensor<T>& t, Keep&& keep,
   parallel::for_each_chunk(policy, n, chunk, [&](index_t b, index_t e) {
     auto& mine = found[static_cast<std::size_t>(b / chunk)];
     for (index_t i = b; i < e; ++i) {
-      if (keep(data[i]) && !(data[i] == fill)) {
+      if (keep(data[i])) {
         mine.push_back(i);
       }
     }

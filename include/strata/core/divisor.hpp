@@ -14,9 +14,11 @@ __extension__ using uint128 =
 /// Divides non-negative indices by a fixed positive divisor without a hardware divide.
 ///
 /// Granlund and Montgomery's method ("Division by invariant integers using multiplication",
-/// 1994, figure 4.1): a 65-bit magic number is kept as its low 64 bits, and
-/// `q = (t + ((n - t) >> s1)) >> s2` with `t = mulhi(magic, n)` is exact for every 64-bit `n`.
-/// Address kernels use it where a linear index is split into per-axis indices at random.
+/// 1994) narrowed to the dividends strata has, `0 <= n < 2^63`: with `l = ceil(log2 d)` the
+/// magic number `m = ceil(2^(63+l) / d)` fits in 64 bits, and `q = mulhi(m, 2n) >> l` is exact
+/// (the rounding error `m d - 2^(63+l) < d <= 2^l` times `n < 2^63` stays below `2^(63+l)`):
+/// one multiply, one add and one shift. Address kernels use it where a linear index is split
+/// into per-axis indices at random.
 ///
 /// @code
 /// strata::Divisor by7(7);
@@ -35,10 +37,9 @@ class Divisor {
     while ((std::uint64_t{1} << log) < d_ && log < 63) {
       ++log;
     }
-    const detail::uint128 two_log = static_cast<detail::uint128>(1) << log;
-    magic_ = static_cast<std::uint64_t>(((two_log - d_) << 64) / d_ + 1);
-    shift1_ = log > 0 ? 1 : 0;
-    shift2_ = log > 0 ? log - 1 : 0;
+    const detail::uint128 scaled = static_cast<detail::uint128>(1) << (63 + log);
+    magic_ = static_cast<std::uint64_t>((scaled - 1) / d_ + 1);
+    shift_ = log;
   }
 
   /// The divisor.
@@ -49,9 +50,10 @@ class Divisor {
   /// @param n the dividend, non-negative
   /// @return the quotient
   [[nodiscard]] constexpr index_t divide(index_t n) const noexcept {
-    const auto u = static_cast<std::uint64_t>(n);
-    const auto t = static_cast<std::uint64_t>((static_cast<detail::uint128>(magic_) * u) >> 64);
-    return static_cast<index_t>((t + ((u - t) >> shift1_)) >> shift2_);
+    const auto twice = static_cast<std::uint64_t>(n) << 1;
+    return static_cast<index_t>(
+        static_cast<std::uint64_t>((static_cast<detail::uint128>(magic_) * twice) >> 64) >>
+        shift_);
   }
 
   /// `n % d` for `n >= 0`.
@@ -64,8 +66,7 @@ class Divisor {
  private:
   std::uint64_t d_;
   std::uint64_t magic_ = 0;
-  int shift1_ = 0;
-  int shift2_ = 0;
+  int shift_ = 0;
 };
 
 }  // namespace strata

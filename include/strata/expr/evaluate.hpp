@@ -238,7 +238,8 @@ std::optional<Tensor<V>> reduce_sparse(const E& e, IndexSpan axes, V init, Op op
   std::optional<SparseReducer<V, Op>> reducer;
   // One thread: each output combines its inputs in row-major order.
   const auto start = [&](index_t /*count*/) {
-    out.emplace(kept_shape);
+    out.emplace(AnyBuffer<V>(DenseBuffer<V>::for_overwrite(checked_size(kept_shape, "sum"))),
+                Dimensions(kept_shape));
     V* dst = out->buffer().data();
     std::fill_n(dst, out->size(), init);
     reducer.emplace(shape, reduced, dst, out->size(), init, fill, op);

@@ -311,7 +311,9 @@ Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
       kept_shape[k] = 1;
     }
   }
-  Tensor<V> out(kept_shape);
+  // Every output starts as init: one pass over fresh memory, not a zeroing pass first.
+  Tensor<V> out(AnyBuffer<V>(DenseBuffer<V>::for_overwrite(checked_size(kept_shape, "reduce"))),
+                Dimensions(kept_shape));
   V* dst = out.buffer().data();
   std::fill_n(dst, out.size(), init);
   if (const auto* s = sparse_buffer(t)) {

@@ -245,7 +245,7 @@ void selections() {
   const auto image = strata::concat<int>(0, {top, bottom});
   const auto padded = strata::pad(image, {{1, 1}, {1, 1}}, strata::PadMode::reflect);
   std::cout << padded.explain() << "evaluated block by block:\n" << padded.materialize() << "\n";
-  // The dilated-convolution trick of seed 002: interleave the outputs of two phases.
+  // The dilated-convolution trick: interleave the outputs of two phases.
   const auto even = Tensor<int>::of({0, 2, 4, 6});
   const auto odd = Tensor<int>::of({1, 3, 5, 7});
   std::cout << "interleave(0, even, odd) = "

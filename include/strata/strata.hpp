@@ -48,4 +48,5 @@
 #include "strata/select/pad.hpp"
 #include "strata/select/repeat.hpp"
 #include "strata/select/selection.hpp"
+#include "strata/draw/svg.hpp"
 #include "strata/select/where.hpp"

@@ -78,8 +78,8 @@ class IndexArray {
 /// (no modulus); rotations (`numpy.roll`) and tiling broadcasts (an extent that is a multiple of
 /// the cycle) make it *cyclic*.
 ///
-/// In the seed notes' terms: `cycle` is the shape entry, `extent` the max-shape entry, `rotation`
-/// the offset entry.
+/// In the terms of shape / max-shape / offset descriptions: `cycle` is the shape entry,
+/// `extent` the max-shape entry, `rotation` the offset entry.
 struct Axis {
   index_t extent = 1;    ///< the global extent: what Dimensions::shape() reports
   index_t stride = 1;    ///< buffer elements between consecutive values (any sign, or 0)

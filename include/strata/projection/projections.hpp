@@ -41,7 +41,7 @@ ZProjection axial_reduce_projection(index_t tensor_rank, index_t axis, index_t e
 
 /// A convolution's input window per output position, over the spatial axes: output o reads
 /// `[o * stride - padding, ... + dilation * (kernel - 1) + 1)` per axis (the dilated window's
-/// bounding box; a dilated window skips cells inside it, seed 004's sparse coherent blocks).
+/// bounding box; a dilated window skips cells inside it, a sparse but coherent block).
 /// @param kernel the kernel extents, >= 1
 /// @param stride the strides, >= 1
 /// @param dilation the dilations, >= 1

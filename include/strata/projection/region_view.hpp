@@ -12,7 +12,7 @@
 
 namespace strata {
 
-/// What a region that leaves a tensor's extents means (seed 004's four answers).
+/// What a region that leaves a tensor's extents means (four answers).
 enum class Bounds {
   forbid,    ///< an error (IndexError)
   wrap,      ///< the space is toroidal: coordinates wrap around each axis

@@ -13,8 +13,8 @@ namespace strata {
 ///
 /// `matrix` has one row per index axis and one column per tensor axis: row i is the step in
 /// tensor space when index coordinate i grows by one (marginal_strides()). Coefficients may be
-/// negative (a block further along an index axis may map before the previous one). From seed
-/// 004: neighbouring index points map to coherent blocks, so a box of index space maps into the
+/// negative (a block further along an index axis may map before the previous one). Being
+/// linear, neighbouring index points map to coherent blocks, so a box of index space maps into the
 /// bounding box of its corners' regions.
 ///
 /// @code
@@ -122,7 +122,7 @@ class ZProjection {
   Index shape_;
 };
 
-/// A cost model of a block of index space (seed 004: per-point and per-axis factors).
+/// A cost model of a block of index space (per-point and per-axis factors).
 ///
 /// `estimate(range) = per_point * points + sum_i per_axis[i] * extent_i`: the first term scales
 /// with the work (e.g. flops or intermediate bytes per index point), the second with the block's

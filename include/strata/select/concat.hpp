@@ -100,12 +100,20 @@ class ConcatNode final : public SelectionNode<T> {
   }
   [[nodiscard]] Index shape() const override { return shape_; }
   [[nodiscard]] T at(IndexSpan g) const override {
+    Index local(g);
+    return sources_[part(local)].node()->at(local);
+  }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    Index local(g);
+    return sources_[part(local)].node()->source(local);
+  }
+  /// The source holding global index @p g, whose axis entry becomes the source's index.
+  std::size_t part(Index& g) const {
     const index_t i = g[axis_];
     const auto s = static_cast<std::size_t>(std::upper_bound(starts_.begin(), starts_.end(), i) -
                                             starts_.begin() - 1);
-    Index local(g);
-    local[axis_] = i - starts_[s];
-    return sources_[s].node()->at(local);
+    g[axis_] = i - starts_[s];
+    return s;
   }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     std::vector<std::function<void()>> blocks;
@@ -208,6 +216,12 @@ class InterleaveNode final : public SelectionNode<T> {
     Index local(g);
     local[axis_] = g[axis_] / k;
     return sources_[static_cast<std::size_t>(g[axis_] % k)].node()->at(local);
+  }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    const auto k = static_cast<index_t>(sources_.size());
+    Index local(g);
+    local[axis_] = g[axis_] / k;
+    return sources_[static_cast<std::size_t>(g[axis_] % k)].node()->source(local);
   }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     const auto k = static_cast<index_t>(sources_.size());

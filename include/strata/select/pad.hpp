@@ -128,6 +128,16 @@ class PadNode final : public SelectionNode<T> {
     }
     return source_.node()->at(local);
   }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    Index local(g.size());
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      local[k] = positions_[k][static_cast<std::size_t>(g[k])];
+      if (local[k] < 0) {
+        return nullptr;  // the constant
+      }
+    }
+    return source_.node()->source(local);
+  }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     if (dst.size() == 0) {
       return;

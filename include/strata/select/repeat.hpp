@@ -30,6 +30,11 @@ class RepeatNode final : public SelectionNode<T> {
     local[axis_] = g[axis_] / count_;
     return source_.node()->at(local);
   }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    Index local(g);
+    local[axis_] = g[axis_] / count_;
+    return source_.node()->source(local);
+  }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     if (dst.size() == 0) {
       return;

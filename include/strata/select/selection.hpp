@@ -55,6 +55,9 @@ class SelectionNode {
   [[nodiscard]] virtual Index shape() const = 0;
   /// The element at a global index (in bounds, unchecked).
   [[nodiscard]] virtual T at(IndexSpan g) const = 0;
+  /// The AnyBuffer::identity() of the storage the element at a global index is read from
+  /// (in bounds, unchecked); null for a value the node makes (a pad constant).
+  [[nodiscard]] virtual const void* source(IndexSpan g) const = 0;
   /// Writes every element into `dst`, a writable view of shape(): block by block, the blocks
   /// on OpenMP threads when @p parallel (callers pass false when a buffer of the tree or the
   /// destination may not be used from several threads).
@@ -159,6 +162,9 @@ class LeafNode final : public SelectionNode<T> {
   explicit LeafNode(Tensor<const T> t) : t_(std::move(t)) {}
   [[nodiscard]] Index shape() const override { return t_.shape(); }
   [[nodiscard]] T at(IndexSpan g) const override { return t_.at(g); }
+  [[nodiscard]] const void* source(IndexSpan /*g*/) const override {
+    return t_.buffer().identity();
+  }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     if (parallel) {
       dst.assign(t_, par);
@@ -187,15 +193,9 @@ class AffineNode final : public SelectionNode<T> {
  public:
   AffineNode(NodePtr<T> child, Dimensions map) : child_(std::move(child)), map_(std::move(map)) {}
   [[nodiscard]] Index shape() const override { return map_.shape(); }
-  [[nodiscard]] T at(IndexSpan g) const override {
-    index_t linear = map_.global_to_local(g);
-    const Index extents = child_->shape();
-    Index c(extents.size());
-    for (std::size_t k = extents.size(); k-- > 0;) {
-      c[k] = linear % extents[k];
-      linear /= extents[k];
-    }
-    return child_->at(c);
+  [[nodiscard]] T at(IndexSpan g) const override { return child_->at(child_index(g)); }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    return child_->source(child_index(g));
   }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     // Evaluate the child once, densely, then one copy through the fused map.
@@ -218,6 +218,17 @@ class AffineNode final : public SelectionNode<T> {
   [[nodiscard]] const Dimensions& map() const { return map_; }
 
  private:
+  [[nodiscard]] Index child_index(IndexSpan g) const {
+    index_t linear = map_.global_to_local(g);
+    const Index extents = child_->shape();
+    Index c(extents.size());
+    for (std::size_t k = extents.size(); k-- > 0;) {
+      c[k] = linear % extents[k];
+      linear /= extents[k];
+    }
+    return c;
+  }
+
   NodePtr<T> child_;
   Dimensions map_;
 };
@@ -270,21 +281,21 @@ class Selection {
   /// @param index one index per axis
   /// @return the element
   /// @throws IndexError for a wrong number of indices or one out of bounds
-  [[nodiscard]] T at(IndexSpan index) const {
-    const Index extents = shape();
-    if (index.size() != extents.size()) {
-      detail::fail<IndexError>("at", "index ", to_string(index), " has ", index.size(),
-                               " entries for a selection of rank ", extents.size());
-    }
-    Index g(index);
-    for (std::size_t k = 0; k < g.size(); ++k) {
-      if (g[k] < -extents[k] || g[k] >= extents[k]) {
-        detail::fail<IndexError>("at", "index ", to_string(index), " is out of bounds on axis ", k,
-                                 " (shape ", to_string(extents), ")");
-      }
-      g[k] = g[k] < 0 ? g[k] + extents[k] : g[k];
-    }
-    return node_->at(g);
+  [[nodiscard]] T at(IndexSpan index) const { return node_->at(checked(index, "at")); }
+
+  /// Where one element comes from: the AnyBuffer::identity() of the tensor storage it is read
+  /// from, or null for a value the selection makes (a pad constant). `where` names the branch
+  /// its mask picks, `minimum` / `maximum` the operand picked (the first on a tie). Pictures of
+  /// selections colour their blocks by it (draw::selection).
+  /// @code
+  /// auto s = strata::concat(0, {a, b});
+  /// s.source_at({0, 0}) == a.buffer().identity();  // true
+  /// @endcode
+  /// @param index one index per axis; negative indices count from the end
+  /// @return the storage's identity, or nullptr
+  /// @throws IndexError for a wrong number of indices or one out of bounds
+  [[nodiscard]] const void* source_at(IndexSpan index) const {
+    return node_->source(checked(index, "source_at"));
   }
 
   /// A dense, row-major tensor of the selection's values.
@@ -492,6 +503,28 @@ class Selection {
   /// The root node (for the composite constructors).
   /// @return the node
   [[nodiscard]] const detail::NodePtr<T>& node() const noexcept { return node_; }
+
+ private:
+  /// @p index with negative entries wrapped, checked against the shape for @p operation.
+  [[nodiscard]] Index checked(IndexSpan index, const char* operation) const {
+    const Index extents = shape();
+    if (index.size() != extents.size()) {
+      detail::fail<IndexError>(operation, "index ", to_string(index), " has ", index.size(),
+                               " entries for a selection of rank ", extents.size());
+    }
+    Index g(index);
+    for (std::size_t k = 0; k < g.size(); ++k) {
+      if (g[k] < -extents[k] || g[k] >= extents[k]) {
+        detail::fail<IndexError>(operation, "index ", to_string(index),
+                                 " is out of bounds on axis ", k, " (shape ", to_string(extents),
+                                 ")");
+      }
+      g[k] = g[k] < 0 ? g[k] + extents[k] : g[k];
+    }
+    return g;
+  }
+
+ public:
 
  private:
   /// One cut per axis that keeps the whole axis.

@@ -73,6 +73,11 @@ class WhereNode final : public SelectionNode<T> {
                ? a_.node()->at(broadcast_index(g, a_.shape()))
                : b_.node()->at(broadcast_index(g, b_.shape()));
   }
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    return static_cast<bool>(mask_.node()->at(broadcast_index(g, mask_.shape())))
+               ? a_.node()->source(broadcast_index(g, a_.shape()))
+               : b_.node()->source(broadcast_index(g, b_.shape()));
+  }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     const Tensor<const M> m = evaluated(mask_, parallel);
     const Tensor<const T> a = evaluated(a_, parallel);
@@ -137,6 +142,13 @@ class ExtremumNode final : public SelectionNode<T> {
   [[nodiscard]] T at(IndexSpan g) const override {
     return pick(a_.node()->at(broadcast_index(g, a_.shape())),
                 b_.node()->at(broadcast_index(g, b_.shape())));
+  }
+  /// The operand whose value is picked (the first on a tie).
+  [[nodiscard]] const void* source(IndexSpan g) const override {
+    const Index ga = broadcast_index(g, a_.shape());
+    const Index gb = broadcast_index(g, b_.shape());
+    const T x = a_.node()->at(ga);
+    return pick(x, b_.node()->at(gb)) == x ? a_.node()->source(ga) : b_.node()->source(gb);
   }
   void materialize_into(Tensor<T>& dst, bool parallel) const override {
     const auto pick_one = [this](T x, T y) { return pick(x, y); };

@@ -1,0 +1,98 @@
+// Draws every picture the design pages show, with strata::draw, into the directory named on the
+// command line. The docs target runs it before Doxygen, so the pictures follow the code.
+#include "strata/strata.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+namespace {
+
+std::filesystem::path out_dir;
+int written = 0;
+
+void save(const std::string& name, const std::string& svg) {
+  std::ofstream(out_dir / name) << svg;
+  ++written;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: strata_pictures <output directory>\n";
+    return 2;
+  }
+  out_dir = argv[1];
+  std::filesystem::create_directories(out_dir);
+  using namespace strata;
+  namespace draw = strata::draw;
+
+  // The main page's quick start (examples/quickstart.cpp): the view t[1:3, 1:5] of a 4 x 6 tensor.
+  {
+    Tensor<double> t({4, 6});
+    save("quickstart_inner.svg",
+         draw::dimensions(t.select({Range{1, 3}, Range{1, 5}}).dims(), "t[1:3, 1:5]"));
+  }
+
+  // Dimensions and addressing: strides and offsets of views of one 3 x 4 buffer.
+  const auto t = iota<int>({3, 4});
+  save("dims_row_major.svg", draw::dimensions(t.dims(), "t = iota({3, 4}): row-major"));
+  save("dims_transpose.svg", draw::dimensions(t.transpose().dims(), "t.transpose()"));
+  save("dims_slice.svg",
+       draw::dimensions(t.select({Range{1, 3}, Range{{}, {}, -2}}).dims(), "t[1:3, ::-2]"));
+  save("dims_roll.svg", draw::dimensions(t.dims().rotate(1, 1), "roll(t, 1, axis=1)"));
+  save("dims_broadcast.svg",
+       draw::dimensions(iota<int>({4}).dims().broadcast({3, 4}), "broadcast(iota({4}), {3, 4})"));
+
+  // Tensors: values of a view.
+  save("tensor_flip.svg", draw::tensor(t.reverse({0}), "t.reverse({0}): values, same buffer"));
+
+  // Layouts: row-major, column-major, tiles with ragged edges.
+  save("layout_row_major.svg", draw::layout(Layout::row_major(Smooth{3, 5})));
+  save("layout_column_major.svg", draw::layout(Layout::column_major(Smooth{3, 5})));
+  save("layout_tiled.svg", draw::layout(Layout::tiled(Smooth{5, 7}, {2, 3})));
+
+  // Shapes: smooth, jagged, nested; slices with their origin.
+  const Smooth box{4, 6};
+  save("shape_jagged.svg", draw::shape(Jagged::from_lengths({3, 0, 5, 2})));
+  save("shape_nested.svg",
+       draw::shape(Nested{Smooth{2, 2}, Smooth{3, 3}}, "Nested{Smooth[2 2] | Smooth[3 3]}"));
+  save("slice_smooth.svg", draw::slice(box, box.slice({1, 2}, {3, 5})));
+  const auto rows = Jagged::from_lengths({2, 5, 1, 4, 3});
+  save("slice_jagged.svg", draw::slice(rows, rows.slice({1}, {4})));
+
+  // Jagged tensors: values + offsets.
+  save("jagged_tensor.svg",
+       draw::jagged(JaggedTensor<int>::from_values({1, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+                                                   Jagged::from_lengths({3, 0, 2, 1, 4})),
+                    "[[1, 2, 3], [], [4, 5], [6], [7, 8, 9, 10]]"));
+
+  // Selections: each block coloured by the tensor it reads.
+  const auto a = iota<int>({2, 3});
+  const auto b = full<int>({2, 2}, 7);
+  save("selection_concat.svg",
+       draw::selection(concat<int>(1, {a, b}), {draw::source("a", a), draw::source("b", b)},
+                       "concat(1, {a, b})"));
+  save("selection_pad.svg",
+       draw::selection(pad(a, {{1, 1}, {2, 1}}, PadMode::reflect), {draw::source("a", a)},
+                       "pad(a, {{1, 1}, {2, 1}}, reflect)"));
+  save("selection_tree.svg",
+       draw::selection(concat<int>(0, {pad(a, {{0, 0}, {1, 0}}, PadMode::constant, -1),
+                                       Selection<int>(full<int>({1, 4}, 9))}),
+                       {draw::source("a", a)},
+                       "concat(0, {pad(a, {{0, 0}, {1, 0}}, constant -1), full({1, 4}, 9)})"));
+
+  // Index projections: a 3 x 3 convolution window over blocks of the output.
+  save("projection_conv.svg",
+       draw::projection(conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}),
+                        ZRange({0, 0}, {8, 8}), {4, 4}, ZRange({0, 0}, {8, 8}),
+                        "3 x 3 convolution window, 2 x 2 blocks of 4 x 4 outputs"));
+  save("projection_rows.svg",
+       draw::projection(conv_window_projection({3}, {2}, {1}, {0}), ZRange({0}, {6}), {2},
+                        ZRange({0}, {13}), "window 3, stride 2: blocks of 2 outputs"));
+
+  std::cout << "strata_pictures: " << written << " pictures in " << out_dir.string() << "\n";
+  return 0;
+}

@@ -1,0 +1,389 @@
+// strata::draw: the non-template pictures and the SVG canvas.
+#include "strata/draw/svg.hpp"
+
+#include "strata/core/checked.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace strata::draw {
+namespace detail {
+
+std::string escape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string colour(index_t k) {
+  // Light tints of the Tableau 10 colours and two greys: distinct, and labels stay readable.
+  static constexpr std::array<const char*, 12> palette = {
+      "#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94",
+      "#f7b6d2", "#dbdb8d", "#9edae5", "#d9d9d9", "#fdd0a2", "#c7e9c0"};
+  const auto n = static_cast<index_t>(palette.size());
+  return palette[static_cast<std::size_t>(((k % n) + n) % n)];
+}
+
+std::string index_text(IndexSpan index) {
+  std::string out;
+  for (std::size_t k = 0; k < index.size(); ++k) {
+    if (k > 0) {
+      out += ' ';
+    }
+    out += std::to_string(index[k]);
+  }
+  return out;
+}
+
+Placement::Placement(std::string_view operation, int rank, const std::vector<Index>& indices)
+    : rank_(rank) {
+  if (rank > 4) {
+    strata::detail::fail<ShapeError>(operation, "rank ", rank,
+                                     " cannot be drawn; ranks 0 to 4 can (select a ",
+                                     "slice of lower rank)");
+  }
+  if (static_cast<index_t>(indices.size()) > max_cells) {
+    strata::detail::fail<ShapeError>(operation, indices.size(), " elements; at most ", max_cells,
+                                     " are drawn (draw a slice)");
+  }
+  const auto r = static_cast<std::size_t>(rank);
+  for (const Index& i : indices) {
+    if (r >= 1) {
+      block_cols_ = std::max(block_cols_, i[r - 1] + 1);
+    }
+    if (r >= 2) {
+      block_rows_ = std::max(block_rows_, i[r - 2] + 1);
+    }
+    if (r == 3) {
+      grid_cols_ = std::max(grid_cols_, i[0] + 1);
+    }
+    if (r == 4) {
+      grid_rows_ = std::max(grid_rows_, i[0] + 1);
+      grid_cols_ = std::max(grid_cols_, i[1] + 1);
+    }
+  }
+  if (indices.empty()) {
+    block_rows_ = block_cols_ = 0;
+  }
+}
+
+std::pair<double, double> Placement::at(IndexSpan index) const {
+  const auto r = static_cast<std::size_t>(rank_);
+  const double gap = 0.5;
+  double x = r >= 1 ? static_cast<double>(index[r - 1]) : 0.0;
+  double y = r >= 2 ? static_cast<double>(index[r - 2]) : 0.0;
+  if (r == 3) {
+    x += static_cast<double>(index[0]) * (static_cast<double>(block_cols_) + gap);
+  } else if (r == 4) {
+    x += static_cast<double>(index[1]) * (static_cast<double>(block_cols_) + gap);
+    y += static_cast<double>(index[0]) * (static_cast<double>(block_rows_) + gap);
+  }
+  return {x, y};
+}
+
+std::pair<double, double> Placement::extent() const {
+  const double gap = 0.5;
+  const auto w = static_cast<double>(grid_cols_) * (static_cast<double>(block_cols_) + gap) - gap;
+  const auto h = static_cast<double>(grid_rows_) * (static_cast<double>(block_rows_) + gap) - gap;
+  return {std::max(w, 0.0), std::max(h, 0.0)};
+}
+
+void Canvas::grow(double x, double y) {
+  width_ = std::max(width_, x);
+  height_ = std::max(height_, y);
+}
+
+void Canvas::rect(double x, double y, double w, double h, std::string_view fill,
+                  std::string_view css_class, std::string_view attributes) {
+  body_ << "<rect class=\"" << css_class << "\" x=\"" << x << "\" y=\"" << y << "\" width=\"" << w
+        << "\" height=\"" << h << "\" fill=\"" << fill
+        << "\" stroke=\"#4a4a4a\" stroke-width=\"0.75\"" << attributes << "/>\n";
+  grow(x + w, y + h);
+}
+
+void Canvas::text(double x, double y, std::string_view content, double size,
+                  std::string_view css_class, std::string_view anchor) {
+  body_ << "<text class=\"" << css_class << "\" x=\"" << x << "\" y=\"" << y << "\" font-size=\""
+        << size << "\" text-anchor=\"" << anchor << "\">" << escape(content) << "</text>\n";
+  // Text extends right of a start anchor; estimate 0.62 em per character of monospace.
+  const double length = 0.62 * size * static_cast<double>(content.size());
+  grow(anchor == "start" ? x + length : anchor == "middle" ? x + length / 2 : x, y + 4);
+}
+
+void Canvas::line(double x1, double y1, double x2, double y2, std::string_view stroke,
+                  std::string_view css_class, double width) {
+  body_ << "<line class=\"" << css_class << "\" x1=\"" << x1 << "\" y1=\"" << y1 << "\" x2=\"" << x2
+        << "\" y2=\"" << y2 << "\" stroke=\"" << stroke << "\" stroke-width=\"" << width
+        << "\"/>\n";
+  grow(std::max(x1, x2), std::max(y1, y2));
+}
+
+void Canvas::polyline(const std::vector<double>& points, std::string_view stroke,
+                      std::string_view css_class, double width) {
+  body_ << "<polyline class=\"" << css_class << "\" fill=\"none\" stroke=\"" << stroke
+        << "\" stroke-width=\"" << width << "\" stroke-opacity=\"0.7\" points=\"";
+  for (std::size_t k = 0; k + 1 < points.size(); k += 2) {
+    body_ << (k == 0 ? "" : " ") << points[k] << "," << points[k + 1];
+    grow(points[k], points[k + 1]);
+  }
+  body_ << "\"/>\n";
+}
+
+std::string Canvas::str() const {
+  const double w = width_ + 20;
+  const double h = height_ + 16;
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h
+      << "\" viewBox=\"0 0 " << w << " " << h
+      << "\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n"
+      << "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" << w << "\" height=\"" << h
+      << "\" fill=\"#ffffff\"/>\n"
+      << body_.str() << "</svg>\n";
+  return out.str();
+}
+
+std::vector<Index> box_indices(std::string_view operation, IndexSpan shape) {
+  const index_t size = checked_size(shape, operation);
+  if (size > max_cells) {
+    strata::detail::fail<ShapeError>(operation, "shape ", to_string(shape), " has ", size,
+                                     " elements; at most ", max_cells, " are drawn (draw a slice)");
+  }
+  if (shape.size() > 4) {
+    strata::detail::fail<ShapeError>(
+        operation, "rank ", shape.size(),
+        " cannot be drawn; ranks 0 to 4 can (select a slice of lower rank)");
+  }
+  std::vector<Index> out;
+  out.reserve(static_cast<std::size_t>(size));
+  Index i(shape.size(), 0);
+  for (index_t n = 0; n < size; ++n) {
+    out.push_back(i);
+    for (std::size_t k = shape.size(); k-- > 0;) {
+      if (++i[k] < shape[k]) {
+        break;
+      }
+      i[k] = 0;
+    }
+  }
+  return out;
+}
+
+}  // namespace detail
+
+std::string dimensions(const Dimensions& d, std::string_view title) {
+  detail::Canvas c;
+  const double cell = detail::Canvas::cell;
+  const double bottom = detail::grid(
+      c, "draw::dimensions", d.shape(), std::string(title.empty() ? "dimensions" : title),
+      [&](const Index& i) { return std::to_string(d.global_to_local(IndexSpan(i))); },
+      [&](const Index& i) {
+        return " data-address=\"" + std::to_string(d.global_to_local(IndexSpan(i))) + "\"";
+      });
+  std::ostringstream caption;
+  caption << "shape " << to_string(d.shape()) << "  strides " << to_string(d.strides())
+          << "  offset " << d.offset() << "  (cells: buffer addresses)";
+  c.text(20, bottom + 18, caption.str(), 11, "caption", "start");
+  // The buffer, addresses 0 .. the highest the view reads, those it reads highlighted.
+  if (d.size() > 0) {
+    const index_t highest = d.address_range().second;
+    if (highest < 64) {
+      std::map<index_t, index_t> reads;
+      for (const Index& i : detail::box_indices("draw::dimensions", d.shape())) {
+        ++reads[d.global_to_local(IndexSpan(i))];
+      }
+      const double y = bottom + 48;
+      c.text(20, y - 6, "buffer", 11, "caption", "start");
+      const double small = cell * 0.75;
+      for (index_t a = 0; a <= highest; ++a) {
+        const auto it = reads.find(a);
+        const bool read = it != reads.end();
+        const double x = 20 + static_cast<double>(a) * small;
+        c.rect(x, y, small, small, read ? detail::colour(2) : "#ffffff",
+               read ? "buffer read" : "buffer",
+               " data-address=\"" + std::to_string(a) + "\" data-reads=\"" +
+                   std::to_string(read ? it->second : 0) + "\"");
+        c.text(x + small / 2, y + small / 2 + 4, std::to_string(a), 9);
+      }
+    }
+  }
+  return c.str();
+}
+
+std::string layout(const Layout& l, std::string_view title) {
+  const Smooth& logical = l.logical();
+  const Index shape(logical.extents());
+  const std::vector<Index> indices = detail::box_indices("draw::layout", shape);
+  const detail::Placement p("draw::layout", static_cast<int>(shape.size()), indices);
+  detail::Canvas c;
+  c.text(20, 16, std::string(title.empty() ? l.to_string() : std::string(title)), 13, "title",
+         "start");
+  const double cell = detail::Canvas::cell;
+  const double top = 28;
+  std::vector<std::pair<index_t, std::pair<double, double>>> by_address;
+  by_address.reserve(indices.size());
+  detail::cells(p, indices, top, [&](std::size_t k, double x, double y) {
+    const Index& i = indices[k];
+    const index_t piece = l.piece_holding(i);
+    const index_t address = l.address(i);
+    c.rect(x, y, cell, cell, detail::colour(piece), "cell",
+           detail::index_attribute(i) + " data-address=\"" + std::to_string(address) +
+               "\" data-tile=\"" + std::to_string(piece) + "\"");
+    c.text(x + cell / 2, y + cell / 2 + 4, std::to_string(address));
+    by_address.push_back({address, {x + cell / 2, y + cell / 2}});
+  });
+  std::sort(by_address.begin(), by_address.end());
+  std::vector<double> points;
+  for (const auto& [address, centre] : by_address) {
+    points.push_back(centre.first);
+    points.push_back(centre.second);
+  }
+  if (points.size() >= 4) {
+    c.polyline(points, "#d62728", "order", 1.2);
+  }
+  std::ostringstream caption;
+  caption << l.n_pieces() << (l.kind() == Layout::Kind::tiled ? " tiles" : " piece")
+          << "; cells: address; line: storage order";
+  c.text(20, top + p.extent().second * cell + 18, caption.str(), 11, "caption", "start");
+  return c.str();
+}
+
+std::string projection(const ZProjection& p, const ZRange& index_space, IndexSpan block,
+                       const ZRange& tensor_space, std::string_view title) {
+  const int ir = index_space.rank();
+  const int tr = tensor_space.rank();
+  if (ir < 1 || ir > 2 || tr < 1 || tr > 2 || p.index_rank() != ir || p.tensor_rank() != tr ||
+      static_cast<int>(block.size()) != ir) {
+    strata::detail::fail<ShapeError>(
+        "draw::projection", "a projection of index rank ", p.index_rank(), " and tensor rank ",
+        p.tensor_rank(), " over an index space of rank ", ir, ", blocks of rank ", block.size(),
+        " and a tensor of rank ", tr, ": ranks 1 or 2 that agree are drawn");
+  }
+  for (const index_t b : block) {
+    if (b <= 0) {
+      strata::detail::fail<ShapeError>("draw::projection", "block ", to_string(block),
+                                       " has an extent <= 0");
+    }
+  }
+  // The blocks: index_space split along each axis.
+  std::vector<ZRange> blocks{index_space};
+  for (int a = 0; a < ir; ++a) {
+    std::vector<ZRange> next;
+    for (const ZRange& b : blocks) {
+      for (ZRange& part : b.split(a, block[static_cast<std::size_t>(a)])) {
+        next.push_back(std::move(part));
+      }
+    }
+    blocks = std::move(next);
+  }
+  const auto as_2d = [](IndexSpan i) { return i.size() == 1 ? Index{0, i[0]} : Index{i[0], i[1]}; };
+  const Index index_shape = index_space.shape();
+  const Index tensor_shape = tensor_space.shape();
+  const std::vector<Index> points = detail::box_indices("draw::projection", index_shape);
+  const std::vector<Index> elements = detail::box_indices("draw::projection", tensor_shape);
+  const double cell = detail::Canvas::cell;
+  const double top = 44;
+  detail::Canvas c;
+  c.text(20, 16, std::string(title.empty() ? "index projection" : title), 13, "title", "start");
+  c.text(20, 36, "index space " + to_string(index_space) + ", blocks " + to_string(block), 11,
+         "caption", "start");
+  // Index space: each point coloured by its block.
+  std::vector<ZRange> regions;
+  for (std::size_t b = 0; b < blocks.size(); ++b) {
+    regions.push_back(p.apply(blocks[b]).intersection(tensor_space));
+  }
+  double right = 0;
+  for (const Index& offset : points) {
+    Index point = offset;
+    for (std::size_t a = 0; a < point.size(); ++a) {
+      point[a] += index_space.start()[a];
+    }
+    std::size_t b = 0;
+    while (b < blocks.size() && !blocks[b].contains(point)) {
+      ++b;
+    }
+    const Index at = as_2d(offset);
+    const double x = 20 + static_cast<double>(at[1]) * cell;
+    const double y = top + static_cast<double>(at[0]) * cell;
+    c.rect(x, y, cell, cell, detail::colour(static_cast<index_t>(b)), "point",
+           detail::index_attribute(point) + " data-block=\"" + std::to_string(b) + "\"");
+    c.text(x + cell / 2, y + cell / 2 + 4, detail::index_text(point), 9);
+    right = std::max(right, x + cell);
+  }
+  // Tensor space: each element shaded by how many block regions read it.
+  const double left = right + 2 * cell;
+  c.text(left, 36, "tensor " + to_string(tensor_space) + ": regions read by each block", 11,
+         "caption", "start");
+  for (const Index& offset : elements) {
+    Index element = offset;
+    for (std::size_t a = 0; a < element.size(); ++a) {
+      element[a] += tensor_space.start()[a];
+    }
+    index_t readers = 0;
+    for (const ZRange& r : regions) {
+      readers += r.contains(element) ? 1 : 0;
+    }
+    const Index at = as_2d(offset);
+    const double x = left + static_cast<double>(at[1]) * cell;
+    const double y = top + static_cast<double>(at[0]) * cell;
+    c.rect(x, y, cell, cell,
+           readers > 1   ? "#bdbdbd"
+           : readers > 0 ? "#f0f0f0"
+                         : "#ffffff",
+           readers > 1 ? "cell halo" : "cell",
+           detail::index_attribute(element) + " data-readers=\"" + std::to_string(readers) + "\"");
+    c.text(x + cell / 2, y + cell / 2 + 4, detail::index_text(element), 9);
+  }
+  // Each block's region, outlined in the block's colour (inset a little per block so that
+  // coinciding edges stay visible).
+  for (std::size_t b = 0; b < regions.size(); ++b) {
+    const ZRange& r = regions[b];
+    if (r.empty()) {
+      continue;
+    }
+    Index lo = r.start();
+    Index hi = r.end();
+    for (std::size_t a = 0; a < lo.size(); ++a) {
+      lo[a] -= tensor_space.start()[a];
+      hi[a] -= tensor_space.start()[a];
+    }
+    const Index lo2 = as_2d(lo);
+    const Index hi2 = lo.size() == 1 ? Index{1, hi[0]} : Index{hi[0], hi[1]};
+    const double inset = 2.0 + 2.0 * static_cast<double>(b % 4);
+    const double x = left + static_cast<double>(lo2[1]) * cell + inset;
+    const double y = top + static_cast<double>(lo2[0]) * cell + inset;
+    const double w = static_cast<double>(hi2[1] - lo2[1]) * cell - 2 * inset;
+    const double h = static_cast<double>(hi2[0] - lo2[0]) * cell - 2 * inset;
+    const std::string stroke = detail::colour(static_cast<index_t>(b));
+    c.polyline({x, y, x + w, y, x + w, y + h, x, y + h, x, y}, stroke, "region", 3.0);
+  }
+  const auto rows = [](const Index& shape) { return shape.size() == 1 ? 1 : shape[0]; };
+  const double bottom =
+      top + static_cast<double>(std::max(rows(index_shape), rows(tensor_shape))) * cell;
+  c.text(20, bottom + 18,
+         std::to_string(blocks.size()) +
+             " blocks; outlines: the region each block reads; grey: read by more than one block",
+         11, "caption", "start");
+  return c.str();
+}
+
+}  // namespace strata::draw

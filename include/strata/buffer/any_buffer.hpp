@@ -1,3 +1,4 @@
+/// @file
 /// strata::AnyBuffer: a shared, type-erased handle to any Buffer, so users plug in their storage.
 #pragma once
 
@@ -123,6 +124,7 @@ class AnyBuffer {
   [[nodiscard]] bool concurrent() const noexcept { return model_ && model_->concurrent(); }
 
  private:
+  /// @cond STRATA_PRIVATE
   struct Concept {
     Concept() = default;
     Concept(const Concept&) = delete;
@@ -186,6 +188,7 @@ class AnyBuffer {
 
     Held buffer;
   };
+  /// @endcond
 
   std::shared_ptr<Concept> model_;
 };

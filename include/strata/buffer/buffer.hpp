@@ -1,3 +1,4 @@
+/// @file
 /// The buffer concepts: random-access storage of elements, optionally writable or contiguous.
 #pragma once
 

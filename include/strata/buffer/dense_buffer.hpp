@@ -1,3 +1,4 @@
+/// @file
 /// strata::DenseBuffer: a contiguous array, owned (64-byte aligned) or wrapping caller memory.
 #pragma once
 
@@ -100,7 +101,9 @@ class DenseBuffer {
     return b;
   }
 
+  /// Not copyable: a buffer owns or wraps its memory (share it through AnyBuffer, or move it).
   DenseBuffer(const DenseBuffer&) = delete;
+  /// Not copyable (see the copy constructor). @return never
   DenseBuffer& operator=(const DenseBuffer&) = delete;
   /// Moves the storage; the source becomes empty.
   /// @param other the buffer to move from
@@ -117,6 +120,7 @@ class DenseBuffer {
     size_ = std::exchange(other.size_, 0);
     return *this;
   }
+  /// Frees owned memory (wrapped memory stays the caller's).
   ~DenseBuffer() = default;
 
   /// The number of elements.

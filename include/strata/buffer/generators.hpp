@@ -1,3 +1,4 @@
+/// @file
 /// Generator buffers: elements computed from their address, never stored, read-only.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// strata::SparseBuffer: sorted addresses + values + a fill value for every other address, with
 /// amortised inserts.
 #pragma once
@@ -141,6 +142,7 @@ class SparseBuffer {
     }
     return *this;
   }
+  /// Frees the arrays.
   ~SparseBuffer() = default;
 
   /// The number of elements (stored or not).
@@ -245,10 +247,12 @@ class SparseBuffer {
   }
 
  private:
+  /// @cond STRATA_PRIVATE
   struct Found {
     bool stored;
     T value_or_fill;
   };
+  /// @endcond
 
   Found find_sorted(index_t address) const {
     const auto it = std::lower_bound(addresses_.begin(), addresses_.end(), address);

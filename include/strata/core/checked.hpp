@@ -1,3 +1,4 @@
+/// @file
 /// Overflow-checked arithmetic for sizes, extents and addresses.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// Division by an invariant non-negative integer with a multiply and shifts (no divide).
 #pragma once
 
@@ -52,8 +53,7 @@ class Divisor {
   [[nodiscard]] constexpr index_t divide(index_t n) const noexcept {
     const auto twice = static_cast<std::uint64_t>(n) << 1;
     return static_cast<index_t>(
-        static_cast<std::uint64_t>((static_cast<detail::uint128>(magic_) * twice) >> 64) >>
-        shift_);
+        static_cast<std::uint64_t>((static_cast<detail::uint128>(magic_) * twice) >> 64) >> shift_);
   }
 
   /// `n % d` for `n >= 0`.

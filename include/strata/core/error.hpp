@@ -1,3 +1,4 @@
+/// @file
 /// The exception hierarchy: every error strata reports names the operation and the bad argument.
 #pragma once
 
@@ -18,7 +19,7 @@ namespace strata {
 class Error : public std::runtime_error {
  public:
   /// Builds an error raised by @p operation, described by @p description.
-  /// @param operation the public operation that rejected its input, e.g. `"transpose"`
+  /// @param operation the public operation that rejected its input, for example `"transpose"`
   /// @param description what was wrong and what would have been valid
   Error(std::string operation, const std::string& description)
       : std::runtime_error(operation + ": " + description), operation_(std::move(operation)) {}

@@ -1,3 +1,4 @@
+/// @file
 /// Index types shared by every layer: the signed scalar index and the small multi-index.
 #pragma once
 
@@ -51,6 +52,7 @@ class Index : public boost::container::small_vector<index_t, 6> {
   /// @param other the list to move from
   /// @return this list
   Index& operator=(Index&& other) noexcept;
+  /// Frees the values (heap storage above 6 entries).
   ~Index() = default;
 
   /// A read-only view of the values.
@@ -81,7 +83,7 @@ class IndexSpan : public std::span<const index_t> {
  public:
   /// An empty list.
   IndexSpan() = default;
-  /// Views a braced list, e.g. `{1, 0, 2}`.
+  /// Views a braced list, for example `{1, 0, 2}`.
   /// @param values the list; it must outlive the IndexSpan (true for a function argument)
   // NOLINTNEXTLINE(google-explicit-constructor)
   IndexSpan(std::initializer_list<index_t> values) : base(values.begin(), values.size()) {}
@@ -106,7 +108,7 @@ class IndexSpan : public std::span<const index_t> {
 /// @throws std::bad_alloc only
 std::string to_string(std::span<const index_t> values);
 
-/// Formats an initializer list of indices, e.g. `to_string({2, 3})` gives `[2 3]`.
+/// Formats an initializer list of indices, for example `to_string({2, 3})` gives `[2 3]`.
 /// @param values the indices to format
 /// @return the same text as the span overload
 /// @throws std::bad_alloc only

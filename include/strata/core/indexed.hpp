@@ -1,3 +1,4 @@
+/// @file
 /// Functions of a multi-index: the absolute / relative tags of indexed loops, and how a
 /// callback takes an index (separate integers, or one IndexSpan).
 #pragma once

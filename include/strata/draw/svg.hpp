@@ -186,7 +186,7 @@ double grid(Canvas& c, std::string_view operation, IndexSpan shape, const std::s
 /// it reads (global_to_local), under it the buffer with the addresses the view reads
 /// highlighted, and the shape, strides and offset as a caption.
 /// @param d the map (rank <= 4, at most max_cells elements)
-/// @param title the picture's title (e.g. the expression that made the view)
+/// @param title the picture's title (for example the expression that made the view)
 /// @return the SVG document
 /// @throws ShapeError for a rank above 4 or too many elements
 std::string dimensions(const Dimensions& d, std::string_view title = {});

@@ -1,3 +1,4 @@
+/// @file
 /// Evaluating expressions: into a view (one pass over the destination, jointly reduced with
 /// every source, row loops that vectorise, OpenMP parts), into a new tensor, or printed.
 #pragma once

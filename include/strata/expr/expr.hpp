@@ -1,3 +1,4 @@
+/// @file
 /// Lazy expressions in one include: nodes, operators and functions, evaluation, reductions,
 /// jagged tensors in expressions.
 #pragma once

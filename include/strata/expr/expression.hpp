@@ -1,3 +1,4 @@
+/// @file
 /// Lazy element-wise expressions: the nodes of an expression tree (leaves over tensors,
 /// selections and scalars; unary, binary, ternary and n-ary nodes), their shapes (NumPy
 /// broadcasting) and element types, and how a node computes one run of elements.

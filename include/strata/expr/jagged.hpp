@@ -1,3 +1,4 @@
+/// @file
 /// Jagged tensors in expressions and reductions: element-wise arithmetic between JaggedTensors
 /// of one shape, with dense tensors broadcast along the rows and with scalars (any operator or
 /// function of strata/expr/), evaluated row by row into a JaggedTensor; compound assignment;

@@ -1,3 +1,4 @@
+/// @file
 /// Operators and functions that build lazy expressions: `+ - * / %`, unary `-`, comparisons,
 /// logical operators, abs, sqrt, exp, log, pow, sin, cos, tanh, floor, ceil, clip, minimum,
 /// maximum, where, and user functions (map, zip_with, apply); compound assignment into views.

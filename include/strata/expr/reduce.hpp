@@ -1,3 +1,4 @@
+/// @file
 /// Reductions and comparisons that take expressions: sum, prod, min, max, mean (all axes, one
 /// axis or several), allclose and array_equal. The expression is evaluated once, in one pass,
 /// then reduced with the deterministic kernels of tensor/algorithms.hpp.

@@ -1,3 +1,4 @@
+/// @file
 /// Address kernels: global linear index -> buffer address, specialised per Signature.
 #pragma once
 

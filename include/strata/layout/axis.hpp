@@ -1,3 +1,4 @@
+/// @file
 /// One axis of a Dimensions: how a global index along it becomes part of a buffer address.
 #pragma once
 

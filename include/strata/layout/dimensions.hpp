@@ -1,3 +1,4 @@
+/// @file
 /// strata::Dimensions: the map from N-d global indices to linear buffer addresses, and its views.
 #pragma once
 
@@ -40,7 +41,7 @@ class Dimensions {
   /// The rank-0 (scalar) map: one element at address 0.
   Dimensions() = default;
 
-  /// A row-major map of a shape, e.g. `Dimensions{3, 4}` (strides `[4 1]`).
+  /// A row-major map of a shape, for example `Dimensions{3, 4}` (strides `[4 1]`).
   /// @param shape the extents
   /// @throws ShapeError for a negative extent or a size that overflows int64
   Dimensions(std::initializer_list<index_t> shape);

@@ -1,3 +1,4 @@
+/// @file
 /// strata::Layout: how a logical (smooth) shape is stored: row-major, column-major, or in tiles
 /// stored one after another (smaller tiles at the edges). A Layout stores nothing; it maps.
 #pragma once
@@ -127,7 +128,7 @@ class Layout {
   /// @return the prefix sums of the piece sizes
   [[nodiscard]] std::span<const index_t> piece_starts() const noexcept { return *starts_; }
 
-  /// Prints e.g. `tiled [2 3] of Smooth[5 7]`.
+  /// Prints for example `tiled [2 3] of Smooth[5 7]`.
   /// @return the text
   [[nodiscard]] std::string to_string() const;
   /// Equal kind, logical shape and tile.

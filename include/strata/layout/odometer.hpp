@@ -1,3 +1,4 @@
+/// @file
 /// Walking the addresses of a Dimensions in row-major order with no division per element.
 #pragma once
 

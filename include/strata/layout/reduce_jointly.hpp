@@ -1,3 +1,4 @@
+/// @file
 /// Joint reduction of two maps of one shape (a copy's destination and source).
 #pragma once
 

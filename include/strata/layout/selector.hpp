@@ -1,3 +1,4 @@
+/// @file
 /// Per-axis selectors for Dimensions::select: an integer, all, a NumPy slice, or an index array.
 #pragma once
 

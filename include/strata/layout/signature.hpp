@@ -1,3 +1,4 @@
+/// @file
 /// The address signature of a Dimensions: what kind of address arithmetic each axis needs.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// strata::parallel::for_each: calls a function on every element of a random-access range
 /// (such as a shape's indices()), split across OpenMP threads.
 #pragma once

@@ -1,3 +1,4 @@
+/// @file
 /// Execution policies and deterministic chunked loops over linear index ranges (OpenMP).
 #pragma once
 

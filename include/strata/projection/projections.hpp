@@ -1,3 +1,4 @@
+/// @file
 /// Ready-made ZProjections for common operations: fixed views, elementwise maps, matmul,
 /// axial reductions, convolution windows.
 #pragma once

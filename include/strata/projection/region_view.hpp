@@ -1,3 +1,4 @@
+/// @file
 /// Tensor views of projected regions, under an out-of-bounds policy (forbid, wrap, NumPy
 /// negative indices, or padding).
 #pragma once
@@ -69,7 +70,7 @@ using view_of_t = decltype(std::declval<Tn>().transpose());
 ///
 /// The view is writable when the tensor is (a view of a const tensor is read-only).
 /// @param t the tensor
-/// @param region a region of the tensor's rank, e.g. from ZProjection::apply
+/// @param region a region of the tensor's rank, for example from ZProjection::apply
 /// @param policy the out-of-bounds policy
 /// @param pad_value the value outside the tensor under Bounds::pad
 /// @return the view, of the region's shape

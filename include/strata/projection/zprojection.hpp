@@ -1,3 +1,4 @@
+/// @file
 /// ZProjection: an integer affine map from an operation's index space to regions of a tensor.
 #pragma once
 
@@ -125,8 +126,8 @@ class ZProjection {
 /// A cost model of a block of index space (per-point and per-axis factors).
 ///
 /// `estimate(range) = per_point * points + sum_i per_axis[i] * extent_i`: the first term scales
-/// with the work (e.g. flops or intermediate bytes per index point), the second with the block's
-/// length along each index axis (e.g. a halo or setup cost paid per row).
+/// with the work (for example flops or intermediate bytes per index point), the second with the
+/// block's length along each index axis (for example a halo or setup cost paid per row).
 struct ZCost {
   double per_point = 1.0;        ///< cost of each index point
   std::vector<double> per_axis;  ///< cost per unit of block length along each index axis

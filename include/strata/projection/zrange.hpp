@@ -1,3 +1,4 @@
+/// @file
 /// ZPoint and ZRange: points and half-open boxes of an integer coordinate space.
 #pragma once
 
@@ -121,7 +122,7 @@ class ZRange {
 
 /// The printed form of a ZRange.
 /// @param r the box
-/// @return the text, e.g. `[2:4, 3:5]`
+/// @return the text, for example `[2:4, 3:5]`
 std::string to_string(const ZRange& r);
 
 }  // namespace strata

@@ -1,3 +1,4 @@
+/// @file
 /// concat and interleave: selections that stack sources along an axis.
 #pragma once
 

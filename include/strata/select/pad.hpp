@@ -1,3 +1,4 @@
+/// @file
 /// pad: a selection that surrounds a source with constant, edge, reflected, symmetric or
 /// wrapped values, exactly as numpy.pad.
 #pragma once
@@ -511,7 +512,13 @@ Selection<T> pad(const Selection<T>& source, std::vector<PadWidth> widths,
   return Selection<T>(std::make_shared<detail::PadNode<T>>(source, std::move(widths), mode, value));
 }
 
-/// @copydoc pad(const Selection<T>&, std::vector<PadWidth>, PadMode, T)
+/// Pads a tensor, as `numpy.pad`: the selection form above applied to the tensor (lazy).
+/// @param source the tensor (any view)
+/// @param widths (before, after) per axis, each >= 0
+/// @param mode constant, edge, reflect, symmetric or wrap
+/// @param value the constant for PadMode::constant
+/// @return the padded selection
+/// @throws ShapeError as the selection form
 template <class T, class V = std::remove_const_t<T>>
 Selection<V> pad(const Tensor<T>& source, std::vector<PadWidth> widths,
                  PadMode mode = PadMode::constant, std::type_identity_t<V> value = V{}) {

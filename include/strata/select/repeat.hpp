@@ -1,3 +1,4 @@
+/// @file
 /// repeat and tile: selections that repeat elements or whole blocks.
 #pragma once
 
@@ -131,7 +132,13 @@ Selection<T> repeat(const Selection<T>& source, index_t count, index_t axis) {
   return Selection<T>(std::make_shared<detail::RepeatNode<T>>(source, count, a));
 }
 
-/// @copydoc repeat(const Selection<T>&, index_t, index_t)
+/// Repeats each element of a tensor @p count times along @p axis, as `numpy.repeat` (the
+/// selection form above applied to the tensor, lazy).
+/// @param source the tensor (any view)
+/// @param count the repetitions, >= 0
+/// @param axis the axis (negative counts from the end)
+/// @return the selection
+/// @throws IndexError for an axis that does not exist; ShapeError as the selection form
 template <class T, class V = std::remove_const_t<T>>
 Selection<V> repeat(const Tensor<T>& source, index_t count, index_t axis) {
   return repeat(Selection<V>(source), count, axis);
@@ -166,7 +173,12 @@ Selection<T> tile(const Selection<T>& source, IndexSpan reps) {
   return source.reshape(shape).select(keep).broadcast(target);
 }
 
-/// @copydoc tile(const Selection<T>&, IndexSpan)
+/// Repeats a whole tensor @p reps times per axis, as `numpy.tile(a, reps)` (the selection form
+/// above applied to the tensor, lazy).
+/// @param source the tensor (any view)
+/// @param reps the repetitions per axis, each >= 0
+/// @return the selection
+/// @throws ShapeError as the selection form
 template <class T, class V = std::remove_const_t<T>>
 Selection<V> tile(const Tensor<T>& source, IndexSpan reps) {
   return tile(Selection<V>(source), reps);

@@ -1,3 +1,4 @@
+/// @file
 /// strata::Selection: lazy composite views (concat, interleave, repeat, tile, pad, where,
 /// minimum, maximum) over tensors and over each other, evaluated block by block.
 #pragma once
@@ -525,7 +526,6 @@ class Selection {
   }
 
  public:
-
  private:
   /// One cut per axis that keeps the whole axis.
   [[nodiscard]] std::vector<detail::AxisCut> whole_axes() const {

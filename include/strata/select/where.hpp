@@ -1,3 +1,4 @@
+/// @file
 /// where, minimum and maximum: selections whose source is chosen element by element by data.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// strata::combine: the shape of a tensor expression written with mode labels, as
 /// numpy.einsum writes it ("ij,jk->ik").
 #pragma once
@@ -29,7 +30,7 @@ namespace strata {
 /// strata::combine("ij,k->ijk", strata::Jagged::from_lengths({1, 2}), strata::Smooth{4});
 ///                                                     // Jagged[2]{[1 4] [2 4]}
 /// @endcode
-/// @param spec the labels, e.g. "ij,jk->ik"
+/// @param spec the labels, for example "ij,jk->ik"
 /// @param inputs the shapes, one per input term
 /// @return the result's shape
 /// @throws ShapeError for a malformed spec, labels that do not match an input's rank, equal
@@ -39,7 +40,7 @@ namespace strata {
 Shape combine(std::string_view spec, std::span<const Shape> inputs);
 
 /// combine() for shapes given as arguments.
-/// @param spec the labels, e.g. "ij,jk->ik"
+/// @param spec the labels, for example "ij,jk->ik"
 /// @param inputs the shapes (any shape or view)
 /// @return the result's shape
 /// @throws ShapeError as combine(std::string_view, std::span<const Shape>)

@@ -1,3 +1,4 @@
+/// @file
 /// strata::IndexRange: the random-access range of the indices of a shape, absolute (starting at
 /// the shape's origin) or relative to the origin.
 #pragma once

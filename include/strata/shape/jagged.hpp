@@ -1,3 +1,4 @@
+/// @file
 /// strata::Jagged and strata::JaggedView: shapes whose slices along the outer modes have
 /// different shapes (ragged rows), and row ranges of them that keep their origin.
 #pragma once
@@ -211,7 +212,7 @@ class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
   /// @throws ShapeError for negative extents, a table of the wrong length or an overflow
   static Jagged from_extents(IndexSpan outer, int inner_rank, IndexSpan extents);
 
-  /// All zeros.
+  /// The origin: %all zeros.
   /// @return the origin
   [[nodiscard]] Index origin() const { return Index(static_cast<std::size_t>(rank()), 0); }
   /// Row starts: the position of each row's first element, plus the size (n_rows() + 1 values,
@@ -245,9 +246,10 @@ class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
   /// @return whether they are equal
   [[nodiscard]] bool same_as(const Jagged& other) const { return rows_.same_as(other.rows_); }
 
-  /// The rows behind this shape (for views and layouts).
-  /// @return the shared row description
+  /// @cond STRATA_PRIVATE
+  // The rows behind this shape (an implementation detail shared with views and layouts).
   [[nodiscard]] const detail::JaggedRows& rows() const noexcept { return rows_; }
+  /// @endcond
 
  private:
   explicit Jagged(detail::JaggedRows rows) : rows_(std::move(rows)) {}
@@ -292,9 +294,10 @@ class JaggedView : public ShapeAPI<JaggedView>, public JaggedAPI<JaggedView> {
     return origin_ == other.origin_ && rows_.same_as(other.rows_);
   }
 
-  /// The rows behind this view.
-  /// @return the shared row description
+  /// @cond STRATA_PRIVATE
+  // The rows behind this shape (an implementation detail shared with views and layouts).
   [[nodiscard]] const detail::JaggedRows& rows() const noexcept { return rows_; }
+  /// @endcond
 
  private:
   detail::JaggedRows rows_;

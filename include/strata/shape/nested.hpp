@@ -1,3 +1,4 @@
+/// @file
 /// strata::Nested and strata::NestedView: shapes made of layers of modes that are kept apart
 /// (a matrix of matrices, a grid of tiles), and views of them.
 #pragma once
@@ -62,7 +63,7 @@ class Nested : public ShapeAPI<Nested> {
   [[nodiscard]] int rank() const { return data_->flat.rank(); }
   /// @copydoc Smooth::size
   [[nodiscard]] index_t size() const { return data_->flat.size(); }
-  /// All zeros.
+  /// The origin: %all zeros.
   /// @return the origin
   [[nodiscard]] Index origin() const { return data_->flat.origin(); }
   /// A slice of the flattened shape that keeps the layers (see Smooth::slice, Jagged::slice).
@@ -102,11 +103,13 @@ class Nested : public ShapeAPI<Nested> {
   [[nodiscard]] bool same_as(const Nested& other) const;
 
  private:
+  /// @cond STRATA_PRIVATE
   struct Data {
     std::vector<Shape> layers;
     std::vector<int> ranks;
     Shape flat;
   };
+  /// @endcond
   std::shared_ptr<const Data> data_;
 };
 

@@ -1,3 +1,4 @@
+/// @file
 /// strata::Shape: the type-erased value that holds any shape or shape view.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// strata::ShapeAPI: the CRTP mixin that gives every shape and shape view one API, and the
 /// ShapeLike concept that proves they all have it.
 #pragma once
@@ -33,7 +34,7 @@ class ShapeAPI {
   /// @param mode in [0, rank())
   /// @return the extent
   /// @throws IndexError for a mode that does not exist; ShapeError for a ragged (jagged inner)
-  ///         mode, whose extent depends on the row (ask the row, e.g. Jagged::row)
+  ///         mode, whose extent depends on the row (ask the row, for example Jagged::row)
   [[nodiscard]] index_t extent(int mode) const {
     check_mode("extent", mode);
     return self().uniform_extent(mode);
@@ -89,7 +90,7 @@ class ShapeAPI {
   /// @return size() == 0
   [[nodiscard]] bool empty() const { return self().size() == 0; }
 
-  /// The printed form, e.g. `Smooth[3 4]` or `Jagged[3]{[3] [5] [2]}`.
+  /// The printed form, for example `Smooth[3 4]` or `Jagged[3]{[3] [5] [2]}`.
   /// @return the text
   [[nodiscard]] std::string to_string() const {
     std::ostringstream out;

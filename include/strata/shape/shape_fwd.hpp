@@ -1,3 +1,4 @@
+/// @file
 /// Forward declarations of the shape vocabulary (smooth, jagged and nested shapes, their views,
 /// and the type-erased Shape), for headers that only name them.
 #pragma once

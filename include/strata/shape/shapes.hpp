@@ -1,3 +1,4 @@
+/// @file
 /// The shape vocabulary in one include, and the compile-time proof that every shape and every
 /// view satisfies ShapeLike (so values and views cannot grow different APIs).
 #pragma once

@@ -1,3 +1,4 @@
+/// @file
 /// strata::Smooth and strata::SmoothView: hyper-rectangular shapes, and boxes of them that keep
 /// their origin.
 #pragma once

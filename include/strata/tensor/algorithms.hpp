@@ -1,3 +1,4 @@
+/// @file
 /// Algorithms on tensors: map, zip_with (broadcasting), reductions along axes, for_each,
 /// transform, allclose. Parallel with seq / par; reductions are deterministic.
 #pragma once
@@ -217,7 +218,13 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
   }
 }
 
-/// @copydoc zip_with_into(Tensor<V>&&, const Tensor<T>&, const Tensor<U>&, F&&, const P&)
+/// Writes `f(a, b)` into an existing writable tensor (an lvalue; see the rvalue form above).
+/// @param dst the destination, of the broadcast shape of @p a and @p b
+/// @param a the first operand
+/// @param b the second operand
+/// @param f the function, `f(a_element, b_element)`
+/// @param policy seq or par
+/// @throws BroadcastError as the rvalue form
 template <class V, class T, class U, class F, ExecutionPolicy P = Parallel>
 requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>& dst, const Tensor<T>& a,
                                                  const Tensor<U>& b, F&& f, const P& policy = P{}) {

@@ -1,3 +1,4 @@
+/// @file
 /// Copy kernels: after joint reduction, memcpy, row copies, cache-blocked transposes or the
 /// odometer, in parallel above a grain size.
 #pragma once

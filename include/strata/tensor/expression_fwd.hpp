@@ -1,3 +1,4 @@
+/// @file
 /// The hooks through which a Tensor accepts a lazy expression (defined in strata/expr/), so that
 /// tensor/ does not include the layer above it.
 #pragma once

@@ -1,3 +1,4 @@
+/// @file
 /// strata::for_each_indexed: one parallel loop over anything iterable (tensor views, shapes,
 /// jagged and layout tensors) that hands the user the element and its absolute or relative
 /// index; strata::tabulate writes a function of the index into a view.
@@ -281,8 +282,8 @@ void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
       for (index_t r = lo; r < hi; ++r) {
         index[0] = first + r;
         E* const row = values + offsets[static_cast<std::size_t>(r)];
-        const index_t count = offsets[static_cast<std::size_t>(r) + 1] -
-                              offsets[static_cast<std::size_t>(r)];
+        const index_t count =
+            offsets[static_cast<std::size_t>(r) + 1] - offsets[static_cast<std::size_t>(r)];
         for (index_t k = 0; k < count; ++k) {
           index.call_last(f, k, row[k]);
         }

@@ -1,3 +1,4 @@
+/// @file
 /// Where the elements of a tensor view sit in the index space of the tensor it was cut from.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// Generated tensors: zeros, ones, full, iota, random; computed from the address, never stored.
 #pragma once
 

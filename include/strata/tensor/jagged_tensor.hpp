@@ -1,3 +1,4 @@
+/// @file
 /// strata::JaggedTensor: values + offsets storage for a jagged shape (a ragged array, as in
 /// PyTorch's nested tensors and TiledArray), each row an ordinary Tensor view.
 #pragma once

@@ -1,3 +1,4 @@
+/// @file
 /// strata::LayoutTensor: a tensor whose logical (smooth) shape is stored through a Layout
 /// (row-major, column-major or tiled); every piece (a tile) is an ordinary Tensor view.
 #pragma once

@@ -1,3 +1,4 @@
+/// @file
 /// Printing tensors as NumPy does: nested brackets, aligned columns, elision when large.
 #pragma once
 

@@ -1,3 +1,4 @@
+/// @file
 /// Sparse tensors: assembly from coordinate lists, the stored entries of any view in its own
 /// coordinates, sparse-aware reductions, map and element-wise operations, compressed (CSR /
 /// CSC) arrays for hand-off, and iteration by fibres.

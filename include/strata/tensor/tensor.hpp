@@ -1,3 +1,4 @@
+/// @file
 /// strata::Tensor: a shared buffer plus a Dimensions; views, element access, copies.
 #pragma once
 
@@ -170,6 +171,7 @@ class ElementRef {
   /// Refers to the same element as @p other.
   /// @param other a reference
   ElementRef(ElementRef&& other) noexcept = default;
+  /// Releases the reference (the element stays).
   ~ElementRef() = default;
 
   /// `x += v` on the element. @param value the operand @return this reference
@@ -355,6 +357,7 @@ class Tensor {
   /// @param other a tensor
   /// @return this tensor
   Tensor& operator=(Tensor&& other) & noexcept = default;
+  /// Releases this handle (the buffer lives while another handle shares it).
   ~Tensor() = default;
 
   /// Writes @p src through this temporary view, broadcasting it: `t.select(...) = u` is

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <numeric>
@@ -596,6 +598,47 @@ void sparse() {
   std::cout << "\n";
 }
 
+void pictures() {
+  section("draw: the library draws its own pictures (SVG)");
+  // Every picture of the docs comes from these calls (docs/pictures.cpp); here two of them,
+  // written next to the tour. Each cell is an SVG rect with data-index and data-address.
+  const auto t = strata::iota<int>({3, 4});
+  const auto view = t.select({strata::Range{1, 3}, strata::Range{{}, {}, -2}});
+  const std::string dims = strata::draw::dimensions(view.dims(), "t[1:3, ::-2]");
+  const std::string tiles =
+      strata::draw::layout(strata::Layout::tiled(strata::Smooth{5, 7}, {2, 3}));
+  const auto dir = std::filesystem::temp_directory_path();
+  std::ofstream(dir / "tour_view.svg") << dims;
+  std::ofstream(dir / "tour_tiles.svg") << tiles;
+  std::cout << "written to " << dir.string() << "\n";
+  const auto count = [](const std::string& svg, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) {
+      ++n;
+    }
+    return n;
+  };
+  std::cout << "tour_view.svg: " << count(dims, "class=\"cell\"")
+            << " cells labelled with the addresses";
+  for (const auto& i : view.offsets()) {
+    std::cout << " " << view.dims().global_to_local(strata::IndexSpan(i));
+  }
+  std::cout << ", over a buffer strip of " << count(dims, "class=\"buffer") << " addresses\n"
+            << "tour_tiles.svg: " << count(tiles, "class=\"cell\"") << " cells in "
+            << strata::Layout::tiled(strata::Smooth{5, 7}, {2, 3}).n_pieces()
+            << " tiles, one line through them in storage order\n";
+  // A selection coloured by the tensor each element reads.
+  const auto a = strata::iota<int>({2, 3});
+  const auto b = strata::full<int>({2, 2}, 7);
+  const auto s = strata::concat<int>(1, {a, b});
+  std::cout << "concat(1, {a, b}): element (0, 4) reads "
+            << (s.source_at({0, 4}) == b.buffer().identity() ? "b" : "a") << "; drawn in "
+            << count(strata::draw::selection(
+                         s, {strata::draw::source("a", a), strata::draw::source("b", b)}),
+                     "class=\"legend\"")
+            << " colours\n";
+}
+
 void guarantees() {
   section("guarantees: const views, element references, aliasing, exceptions under par");
   strata::Tensor<float> t{{1, 2, 3}, {4, 5, 6}};
@@ -646,6 +689,7 @@ int main() {
   expressions();
   jagged();
   sparse();
+  pictures();
   guarantees();
   std::cout << "\nend of tour\n";
   return 0;

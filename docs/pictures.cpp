@@ -78,11 +78,12 @@ int main(int argc, char** argv) {
   save("selection_pad.svg",
        draw::selection(pad(a, {{1, 1}, {2, 1}}, PadMode::reflect), {draw::source("a", a)},
                        "pad(a, {{1, 1}, {2, 1}}, reflect)"));
+  const auto nines = full<int>({1, 4}, 9);
   save("selection_tree.svg",
-       draw::selection(concat<int>(0, {pad(a, {{0, 0}, {1, 0}}, PadMode::constant, -1),
-                                       Selection<int>(full<int>({1, 4}, 9))}),
-                       {draw::source("a", a)},
-                       "concat(0, {pad(a, {{0, 0}, {1, 0}}, constant -1), full({1, 4}, 9)})"));
+       draw::selection(
+           concat<int>(0, {pad(a, {{0, 0}, {1, 0}}, PadMode::constant, -1), Selection<int>(nines)}),
+           {draw::source("a", a), draw::source("full", nines)},
+           "concat(0, {pad(a, {{0, 0}, {1, 0}}, constant -1), full({1, 4}, 9)})"));
 
   // Index projections: a 3 x 3 convolution window over blocks of the output.
   save("projection_conv.svg",

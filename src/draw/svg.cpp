@@ -200,8 +200,7 @@ std::string dimensions(const Dimensions& d, std::string_view title) {
         return " data-address=\"" + std::to_string(d.global_to_local(IndexSpan(i))) + "\"";
       });
   std::ostringstream caption;
-  caption << "shape " << to_string(d.shape()) << "  strides " << to_string(d.strides())
-          << "  offset " << d.offset() << "  (cells: buffer addresses)";
+  caption << to_string(d) << "  (cells: buffer addresses)";
   c.text(20, bottom + 18, caption.str(), 11, "caption", "start");
   // The buffer, addresses 0 .. the highest the view reads, those it reads highlighted.
   if (d.size() > 0) {

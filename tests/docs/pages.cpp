@@ -1,6 +1,7 @@
-// The snippets of docs/numpy.md ("strata for NumPy users"), compiled and run: each block between
-// `//! [name]` markers is shown on the page by Doxygen's @snippet, and checked here against the
-// values NumPy prints for the same code (written out by hand from NumPy 1.24).
+// The snippets of docs/numpy.md ("strata for NumPy users") and docs/peers.md ("strata for xtensor
+// and Eigen users"), compiled and run (one file: one compilation of strata.hpp): each block
+// between `//! [name]` markers is shown on its page by Doxygen's @snippet, and checked here
+// against the values NumPy prints for the same code (written out by hand from NumPy 1.24).
 #include "check_error.hpp"
 #include "strata/strata.hpp"
 
@@ -145,4 +146,48 @@ TEST_CASE("numpy page: errors instead of NumPy's exceptions", "[docs][numpy]") {
         Tensor<double> y = Tensor<double>({2, 3}) + Tensor<double>({4});
       },
       "operator+", "[4]");
+}
+
+// ---- docs/peers.md ------------------------------------------------------------------------------
+
+TEST_CASE("peers page: adapting memory you own", "[docs][peers]") {
+  //! [adapt]
+  std::vector<double> mine(12, 1.0);
+  auto a = Tensor<double>::wrap(mine.data(), {3, 4});  // xt::adapt / Eigen::Map: no copy
+  a(1, 2) = 5.0;                                       // writes into mine
+  double* p = a.data();                                // a.data(), m.data()
+  Index s = a.strides();                               // in elements: [4 1]
+  auto block = a.select({Range{1, 3}, Range{1, 3}});   // m.block(1, 1, 2, 2)
+  double corner = block.data()[0];                     // a pointer into mine ...
+  Index block_strides = block.strides();               // ... with the block's strides [4 1]
+  //! [adapt]
+  CHECK(mine[6] == 5.0);
+  CHECK(p == mine.data());
+  CHECK(s == Index{4, 1});
+  CHECK(corner == 1.0);
+  CHECK(block.data() == mine.data() + 5);
+  CHECK(block_strides == Index{4, 1});
+}
+
+TEST_CASE("peers page: views, arithmetic and reductions", "[docs][peers]") {
+  Tensor<double> m{{1, 2, 3}, {4, 5, 6}};
+  const auto v = Tensor<double>::of({10, 20, 30});
+  //! [compute]
+  auto row = m.select({1, all});                    // xt::row(m, 1), m.row(1)
+  auto col = m.select({all, 2});                    // xt::col(m, 2), m.col(2)
+  Tensor<double> r = m + v;                         // broadcasting: m.rowwise() + v in Eigen
+  Tensor<double> e = 2.0 * m - sqrt(m);             // lazy and fused, as xtensor / Eigen
+  Tensor<double> rows = sum(m, 1);                  // xt::sum(m, {1}), m.rowwise().sum()
+  Tensor<double> cols = sum(m, 0);                  // xt::sum(m, {0}), m.colwise().sum()
+  double total = sum(m);                            // xt::sum(m)(), m.sum()
+  auto c = evaluate(m * m);                         // xt::eval(...), (m.array() * m.array()).eval()
+  //! [compute]
+  CHECK(row(2) == 6.0);
+  CHECK(col(0) == 3.0);
+  CHECK(r(1, 2) == 36.0);
+  CHECK(e(0, 1) == Approx(4.0 - 1.4142135623730951));
+  CHECK(rows(0) == 6.0);
+  CHECK(cols(2) == 9.0);
+  CHECK(total == 21.0);
+  CHECK(c(1, 1) == 25.0);
 }

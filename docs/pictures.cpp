@@ -69,6 +69,18 @@ int main(int argc, char** argv) {
                                                    Jagged::from_lengths({3, 0, 2, 1, 4})),
                     "[[1, 2, 3], [], [4, 5], [6], [7, 8, 9, 10]]"));
 
+  // Sparse storage: a 4 x 5 matrix, its sorted entries and its CSR arrays.
+  {
+    auto K = sparse<double>({4, 5});
+    K(0, 1) = 3;
+    K(0, 4) = 1;
+    K(1, 3) = 9;
+    K(2, 0) = 7;
+    K(2, 2) = 5;
+    K(3, 3) = 2;
+    save("sparse_matrix.svg", draw::sparse(K, "K = sparse<double>({4, 5}) after six writes"));
+  }
+
   // Selections: each block coloured by the tensor it reads.
   const auto a = iota<int>({2, 3});
   const auto b = full<int>({2, 2}, 7);

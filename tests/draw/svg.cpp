@@ -264,6 +264,41 @@ TEST_CASE("draw::jagged draws rows, values and offsets", "[draw]") {
   CHECK(of_class(doc, "pointer").size() == 5);
 }
 
+TEST_CASE("draw::sparse shows the stored entries and the CSR arrays", "[draw]") {
+  // [[0 3 0 0 1] [0 0 0 9 0] [7 0 5 0 0] [0 0 0 2 0]]: addresses 1 4 8 10 12 18.
+  auto K = sparse<double>({4, 5});
+  K(0, 1) = 3;
+  K(0, 4) = 1;
+  K(1, 3) = 9;
+  K(2, 0) = 7;
+  K(2, 2) = 5;
+  K(3, 3) = 2;
+  const auto doc = parse(draw::sparse(K));
+  const auto cells = of_class(doc, "cell");
+  REQUIRE(cells.size() == 20);
+  const std::set<index_t> stored = {1, 4, 8, 10, 12, 18};
+  for (const Element& c : cells) {
+    const Index i = index_of(c);
+    CHECK(number(c, "data-stored") == (stored.count(i[0] * 5 + i[1]) ? 1 : 0));
+  }
+  CHECK(of_class(doc, "address").size() == 6);
+  CHECK(of_class(doc, "value").size() == 6);
+  const auto columns = of_class(doc, "column");
+  REQUIRE(columns.size() == 6);
+  const auto offsets = of_class(doc, "offset");
+  REQUIRE(offsets.size() == 5);
+  const auto words = texts(doc);
+  for (const std::string w : {"18", "9"}) {
+    CHECK(std::find(words.begin(), words.end(), w) != words.end());
+  }
+  check_error<LayoutError>([&] { (void)draw::sparse(K.transpose()); }, "draw::sparse", "[5 4]");
+  check_error<LayoutError>(
+      [] {
+        (void)draw::sparse(Tensor<double>({2, 2}));
+      },
+      "draw::sparse", "[2 2]");
+}
+
 TEST_CASE("draw::selection colours each block by the tensor it reads", "[draw]") {
   const auto a = iota<int>({2, 3});
   const auto b = full<int>({1, 3}, 7);

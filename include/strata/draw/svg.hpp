@@ -15,6 +15,7 @@
 #include "strata/select/selection.hpp"
 #include "strata/shape/shape_api.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <iomanip>
@@ -361,6 +362,90 @@ std::string jagged(const JaggedTensor<T>& t, std::string_view title = {}) {
     c.text(x + cell / 2, y + cell / 2 + 4, std::to_string(offsets[k]));
     const double to = 60 + static_cast<double>(offsets[k]) * cell;
     c.line(x + cell / 2, y, to, values_y + cell, "#555555", "pointer", 1.0);
+  }
+  return c.str();
+}
+
+/// A sparse matrix or vector: the elements, stored ones coloured with their value and the
+/// others blank (the fill), then the storage: the sorted `addresses` and `values` arrays of its
+/// SparseBuffer and, for a matrix with a zero fill, the CSR row offsets (csr()) pointing into
+/// them.
+/// @param t a sparse tensor of rank 1 or 2 (the tensor itself, not a view; at most max_cells
+///        elements)
+/// @param title the picture's title
+/// @return the SVG document
+/// @throws LayoutError when the storage is not sparse or @p t is a view; ShapeError for
+///         another rank or too many elements
+template <class T>
+std::string sparse(const Tensor<T>& t, std::string_view title = {}) {
+  using V = std::remove_const_t<T>;
+  const SparseBuffer<V>* s = sparse_buffer(t);
+  if (s == nullptr || !t.dims().is_native() || t.dims().offset() != 0 || t.size() != s->size()) {
+    strata::detail::fail<LayoutError>("draw::sparse", "the tensor ", to_string(t.shape()),
+                                      " is not a whole sparse tensor (draw its storage, not a "
+                                      "view: copy the view with to_sparse first)");
+  }
+  if (t.rank() < 1 || t.rank() > 2) {
+    strata::detail::fail<ShapeError>("draw::sparse", "rank ", t.rank(),
+                                     " cannot be drawn; ranks 1 and 2 can");
+  }
+  const std::vector<Index> indices = detail::box_indices("draw::sparse", t.shape());
+  const detail::Placement p("draw::sparse", t.rank(), indices);
+  const double cell = detail::Canvas::cell;
+  detail::Canvas c;
+  std::string heading(title);
+  if (heading.empty()) {
+    heading = "sparse ";
+    heading += to_string(t.shape());
+  }
+  c.text(20, 16, heading, 13, "title", "start");
+  const std::span<const index_t> addresses = s->addresses();
+  const std::span<const V> values = s->values();
+  detail::cells(p, indices, 28, [&](std::size_t k, double x, double y) {
+    const index_t a = static_cast<index_t>(k);  // the tensor is row-major from address 0
+    const auto at = std::lower_bound(addresses.begin(), addresses.end(), a);
+    const bool stored = at != addresses.end() && *at == a;
+    c.rect(x, y, cell, cell, stored ? detail::colour(0) : "#ffffff", "cell",
+           detail::index_attribute(indices[k]) + " data-stored=\"" + (stored ? "1" : "0") + "\"");
+    if (stored) {
+      c.text(x + cell / 2, y + cell / 2 + 4,
+             detail::value_label(values[static_cast<std::size_t>(at - addresses.begin())]));
+    }
+  });
+  double y = 28 + p.extent().second * cell + 16;
+  c.text(20, y,
+         "fill " + detail::value_label(s->fill()) + "; stored entries, sorted by address:", 11,
+         "caption", "start");
+  y += 10;
+  const double left = 100;
+  const auto array = [&](const std::string& name, std::size_t n, const std::string& css_class,
+                         auto label) {
+    c.text(left - 6, y + cell / 2 + 4, name, 11, "caption", "end");
+    for (std::size_t k = 0; k < n; ++k) {
+      const double x = left + static_cast<double>(k) * cell;
+      c.rect(x, y, cell, cell, css_class == "offset" ? "#ffffff" : detail::colour(0), css_class,
+             " data-index=\"" + std::to_string(k) + "\"");
+      c.text(x + cell / 2, y + cell / 2 + 4, label(k));
+    }
+    y += cell;
+  };
+  array("addresses", addresses.size(), "address",
+        [&](std::size_t k) { return std::to_string(addresses[k]); });
+  array("values", values.size(), "value",
+        [&](std::size_t k) { return detail::value_label(values[k]); });
+  if (t.rank() == 2 && s->fill() == V{}) {
+    const Compressed<V> a = csr(t);
+    array("CSR indices", a.indices.size(), "column",
+          [&](std::size_t k) { return std::to_string(a.indices[k]); });
+    const double values_bottom = y;
+    y += 36;
+    array("CSR offsets", a.offsets.size(), "offset",
+          [&](std::size_t k) { return std::to_string(a.offsets[k]); });
+    for (std::size_t k = 0; k < a.offsets.size(); ++k) {
+      c.line(left + (static_cast<double>(k) + 0.5) * cell, y - cell,
+             left + static_cast<double>(a.offsets[k]) * cell, values_bottom, "#555555", "pointer",
+             1.0);
+    }
   }
   return c.str();
 }

@@ -32,6 +32,8 @@ namespace strata {
 /// r.global_to_local({0, 0});                  // 2
 /// @endcode
 ///
+/// @image html dims_slice.svg "the map of t[1:3, ::-2]: each index's buffer address"
+///
 /// Const Dimensions are safe to share between threads. Design page: @ref dimensions_page.
 class Dimensions {
  public:

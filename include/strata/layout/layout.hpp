@@ -36,6 +36,7 @@ namespace strata {
 /// l.address({2, 4});       // 21: tile (1, 1) starts at 6 + 6 + 2 + 6 = 20; + 0 * 3 + 1
 /// l.physical();            // Nested{Smooth[3 3] | Jagged[3 3]{[2 3] [2 3] [2 1] ...}}
 /// @endcode
+/// @image html layout_tiled.svg "tiled(Smooth{5, 7}, {2, 3}): tiles, addresses, storage order"
 /// Design page: @ref shapes_page.
 class Layout {
  public:

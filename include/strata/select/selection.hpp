@@ -250,6 +250,8 @@ class AffineNode final : public SelectionNode<T> {
 /// s.shape();         // [6 3]
 /// s.materialize();   // a dense Tensor<int>
 /// @endcode
+/// @image html selection_tree.svg "each element coloured by the tensor it reads (draw::selection)"
+/// Design page: @ref selections_page.
 template <class T>
 class Selection {
  public:

@@ -180,6 +180,7 @@ class JaggedAPI {
 /// j.row(2);                                           // Smooth[2]
 /// j.slice({1}, {3});                                  // rows 1..2, origin [1 0]
 /// @endcode
+/// @image html shape_jagged.svg "Jagged::from_lengths({3, 0, 5, 2})"
 /// Design page: @ref shapes_page.
 class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
  public:

@@ -202,6 +202,7 @@ inline std::pair<index_t, index_t> slice_of(index_t length, const Range& range) 
 /// j.piece(0).fill(1.0F);                 // row 0 is a Tensor<float> of shape [3]
 /// j.to_dense(-1.0F);                     // 3x3: [[1 1 1] [-1 -1 -1] [0 5 -1]]
 /// @endcode
+/// @image html jagged_tensor.svg "values + offsets"
 /// Design page: @ref shapes_page.
 /// @tparam T the element type
 template <class T>

@@ -289,6 +289,9 @@ class ElementRef {
 /// `Tensor<float>{{1, 2}, {3, 4}}`; `Tensor<float>{2, 3}` does not compile. Nested lists whose
 /// innermost lists have one element (`{{1}, {2}}`) are ambiguous in C++; write
 /// `Tensor<int>::of({1, 2}).unsqueeze(1)`.
+///
+/// @image html tensor_flip.svg "a view's values, with its strides and offset (draw::tensor)"
+/// Design page: @ref tensors_page.
 /// @tparam T the element type; `const T` for a read-only tensor
 template <class T>
 class Tensor {

@@ -46,6 +46,11 @@ int main(int argc, char** argv) {
   save("dims_broadcast.svg",
        draw::dimensions(iota<int>({4}).dims().broadcast({3, 4}), "broadcast(iota({4}), {3, 4})"));
 
+  // Expressions: how a broadcast operand is read.
+  save("expr_broadcast.svg",
+       draw::dimensions(Tensor<double>::of({10, 20, 30}).dims().broadcast({2, 3}),
+                        "v.broadcast({2, 3}) in m + v"));
+
   // Tensors: values of a view.
   save("tensor_flip.svg", draw::tensor(t.reverse({0}), "t.reverse({0}): values, same buffer"));
 

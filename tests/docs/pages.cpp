@@ -7,6 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#if defined(STRATA_TEST_HAVE_EIGEN)
+#include <Eigen/Dense>
+#endif
+
 #include <vector>
 
 using namespace strata;
@@ -173,14 +177,14 @@ TEST_CASE("peers page: views, arithmetic and reductions", "[docs][peers]") {
   Tensor<double> m{{1, 2, 3}, {4, 5, 6}};
   const auto v = Tensor<double>::of({10, 20, 30});
   //! [compute]
-  auto row = m.select({1, all});                    // xt::row(m, 1), m.row(1)
-  auto col = m.select({all, 2});                    // xt::col(m, 2), m.col(2)
-  Tensor<double> r = m + v;                         // broadcasting: m.rowwise() + v in Eigen
-  Tensor<double> e = 2.0 * m - sqrt(m);             // lazy and fused, as xtensor / Eigen
-  Tensor<double> rows = sum(m, 1);                  // xt::sum(m, {1}), m.rowwise().sum()
-  Tensor<double> cols = sum(m, 0);                  // xt::sum(m, {0}), m.colwise().sum()
-  double total = sum(m);                            // xt::sum(m)(), m.sum()
-  auto c = evaluate(m * m);                         // xt::eval(...), (m.array() * m.array()).eval()
+  auto row = m.select({1, all});         // xt::row(m, 1), m.row(1)
+  auto col = m.select({all, 2});         // xt::col(m, 2), m.col(2)
+  Tensor<double> r = m + v;              // broadcasting: m.rowwise() + v in Eigen
+  Tensor<double> e = 2.0 * m - sqrt(m);  // lazy and fused, as xtensor / Eigen
+  Tensor<double> rows = sum(m, 1);       // xt::sum(m, {1}), m.rowwise().sum()
+  Tensor<double> cols = sum(m, 0);       // xt::sum(m, {0}), m.colwise().sum()
+  double total = sum(m);                 // xt::sum(m)(), m.sum()
+  auto c = evaluate(m * m);              // xt::eval(...), (m.array() * m.array()).eval()
   //! [compute]
   CHECK(row(2) == 6.0);
   CHECK(col(0) == 3.0);
@@ -191,3 +195,37 @@ TEST_CASE("peers page: views, arithmetic and reductions", "[docs][peers]") {
   CHECK(total == 21.0);
   CHECK(c(1, 1) == 25.0);
 }
+
+#if defined(STRATA_TEST_HAVE_EIGEN)
+// The Eigen column of docs/peers.md, run beside strata's spelling (built when Eigen is found).
+TEST_CASE("peers page: the Eigen spellings give the same values", "[docs][peers][eigen]") {
+  std::vector<double> mine(12);
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    mine[k] = static_cast<double>(k);
+  }
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  Eigen::Map<RowMajor> m(mine.data(), 3, 4);  // Eigen::Map: no copy
+  auto a = Tensor<double>::wrap(mine.data(), {3, 4});
+  CHECK(m.data() == a.data());
+  CHECK(m.outerStride() == a.strides()[0]);
+  CHECK(m.innerStride() == a.strides()[1]);
+  const auto block = a.select({Range{1, 3}, Range{1, 3}});  // m.block(1, 1, 2, 2)
+  CHECK(&m.block(1, 1, 2, 2)(0, 0) == block.data());
+  CHECK(m.block(1, 1, 2, 2)(1, 1) == block(1, 1));
+  const Tensor<double> rows = sum(a, 1);  // m.rowwise().sum()
+  const Tensor<double> cols = sum(a, 0);  // m.colwise().sum()
+  const Eigen::VectorXd eigen_rows = m.rowwise().sum();
+  const Eigen::RowVectorXd eigen_cols = m.colwise().sum();
+  for (index_t i = 0; i < 3; ++i) {
+    CHECK(rows(i) == eigen_rows(i));
+  }
+  for (index_t j = 0; j < 4; ++j) {
+    CHECK(cols(j) == eigen_cols(j));
+  }
+  CHECK(sum(a) == m.sum());
+  const Tensor<double> row = a.select({1, all}).copy();  // m.row(1)
+  const Tensor<double> col = a.select({all, 2}).copy();  // m.col(2)
+  CHECK(row(3) == m.row(1)(3));
+  CHECK(col(2) == m.col(2)(2));
+}
+#endif

@@ -170,6 +170,13 @@ bool JaggedRows::advance(std::span<index_t> offset) const {
   return true;
 }
 
+index_t JaggedRows::run_length(std::span<const index_t> offset) const {
+  const index_t r = row_of(offset);
+  const std::span<const index_t> inner = offset.subspan(outer_.size());
+  return data_->smooth_rows() ? data_->row_extents(r).back() - inner.back()
+                              : data_->inner[static_cast<std::size_t>(r)].run_length(inner);
+}
+
 index_t JaggedRows::ravel(std::span<const index_t> offset) const {
   const std::size_t o = outer_.size();
   const index_t r = row_of(offset);

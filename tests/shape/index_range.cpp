@@ -132,6 +132,29 @@ void check_case(const Case& c, std::mt19937& rng) {
     CHECK(shifted == c.expected[n++]);
   }
   CHECK(n == c.expected.size());
+  // The concrete shape's own range (its run_length() steps, not Shape's) lists the same.
+  s.visit([&](const auto& concrete) {
+    std::vector<Index> own;
+    for (const Index& i : concrete.indices()) {
+      own.push_back(i);
+    }
+    CHECK(own == c.expected);
+  });
+  // run_length(offset): the following indices that differ only in the last mode, by +1 each.
+  if (s.rank() > 0) {
+    std::size_t p = 0;
+    for (const Index& o : s.offsets()) {
+      std::size_t run = 1;
+      while (
+          p + run < c.expected.size() &&
+          std::equal(c.expected[p].begin(), c.expected[p].end() - 1, c.expected[p + run].begin()) &&
+          c.expected[p + run].back() == c.expected[p].back() + static_cast<index_t>(run)) {
+        ++run;
+      }
+      CHECK(s.run_length(o) == static_cast<index_t>(run));
+      ++p;
+    }
+  }
   // Random access, positions, and splitting at any point.
   const auto range = s.indices();
   CHECK(range.end() - range.begin() == s.size());

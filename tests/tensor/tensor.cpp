@@ -11,6 +11,7 @@
 #include <random>
 #include <ranges>
 
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -225,6 +226,57 @@ TEST_CASE("element references stay valid and support compound assignment", "[ten
   auto generated = strata::iota<int>({2, 2});
   check_error<strata::LayoutError>([&] { generated(0, 0) += 1; }, "write", "read-only");
   CHECK(generated(0, 0) == 0);
+}
+
+namespace {
+// A user buffer without an array whose reads of address 3 and writes of negative values throw:
+// element access reaches it through the out-of-line paths that park an exception and rethrow
+// it in the caller (tensor.hpp, detail::pending_exception).
+struct FussyBuffer {
+  using value_type = int;
+  std::vector<int> values = std::vector<int>(6, 1);
+  [[nodiscard]] index_t size() const { return 6; }
+  [[nodiscard]] int read(index_t address) const {
+    if (address == 3) {
+      throw std::runtime_error("FussyBuffer: address 3 is unreadable");
+    }
+    return values[static_cast<std::size_t>(address)];
+  }
+  void write(index_t address, int value) {
+    if (value < 0) {
+      throw std::domain_error("FussyBuffer: negative value");
+    }
+    values[static_cast<std::size_t>(address)] = value;
+  }
+};
+}  // namespace
+
+TEST_CASE("exceptions of a user buffer reach the caller of element access",
+          "[tensor][element][errors]") {
+  Tensor<int> t(strata::AnyBuffer<int>(FussyBuffer{}), strata::Dimensions{2, 3});
+  t(0, 1) = 7;
+  t(0, 1) += 1;
+  CHECK(t(0, 1) == 8);
+  CHECK_THROWS_AS((void)std::as_const(t)(1, 0), std::runtime_error);  // Tensor's read
+  CHECK_THROWS_WITH((void)std::as_const(t)(1, 0), Catch::Matchers::Contains("unreadable"));
+  CHECK_THROWS_AS((void)static_cast<int>(t(1, 0)), std::runtime_error);  // ElementRef's read
+  CHECK_THROWS_AS(t(1, 0) += 1, std::runtime_error);
+  CHECK_THROWS_AS(t(0, 2) = -1, std::domain_error);
+  CHECK_THROWS_WITH(t(0, 2) = -1, Catch::Matchers::Contains("negative"));
+  CHECK(t(0, 2) == 1);  // nothing written
+  // Each failure leaves nothing behind: the next access succeeds, and so does a later failure.
+  CHECK(t(1, 1) == 1);
+  int caught = 0;
+  for (int k = 0; k < 3; ++k) {
+    try {
+      (void)std::as_const(t)(1, 0);
+    } catch (const std::runtime_error&) {
+      ++caught;
+    }
+  }
+  CHECK(caught == 3);
+  auto row = std::move(t).select({1});  // a reference from a temporary (owning) also rethrows
+  CHECK_THROWS_AS((void)std::move(row)(0).get(), std::runtime_error);
 }
 
 TEST_CASE("assigning to a temporary view writes through it; a named tensor rebinds",

@@ -2,6 +2,7 @@
 /// The exception hierarchy: every error strata reports names the operation and the bad argument.
 #pragma once
 
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -64,6 +65,27 @@ template <class E, class... Parts>
   std::ostringstream description;
   (description << ... << parts);
   throw E(std::string(operation), description.str());
+}
+
+/// An exception caught on a cold path of element access, waiting for its caller to rethrow it.
+///
+/// Why: a call that may throw and then return into the user's loop gives the loop an
+/// exception edge, and GCC then keeps the loop's floating-point accumulators in memory (x86-64
+/// has no callee-saved vector registers, and GCC does not split their live ranges across such
+/// edges): `total += t(i, j)` ran 5x slower than the pointer loop. The slow paths (a buffer
+/// without an array, the general map) are therefore `noexcept`: they catch, park the exception
+/// here and report failure, and the inline caller rethrows it through rethrow_pending(), a
+/// call that never returns (and so adds no edge back into the loop).
+inline thread_local std::exception_ptr pending_exception;  // NOLINT(*-non-const-global-variables)
+
+/// Parks the exception being handled in pending_exception (call from a `catch (...)` block).
+inline void park_exception() noexcept {
+  pending_exception = std::current_exception();
+}
+
+/// Rethrows the exception parked by park_exception().
+[[noreturn, gnu::noinline, gnu::cold]] inline void rethrow_pending() {
+  std::rethrow_exception(std::exchange(pending_exception, nullptr));
 }
 
 }  // namespace detail

@@ -91,7 +91,13 @@ class IndexRange : public std::ranges::view_base {
     iterator& operator++() {
       ++position_;
       if (position_ < state_->size) {
-        state_->shape.advance(std::span<index_t>(offset_));
+        if (run_left_ > 0) {  // inside a run of the last mode: no call into the shape
+          --run_left_;
+          ++offset_.back();
+        } else {
+          state_->shape.advance(std::span<index_t>(offset_));
+          start_run();
+        }
       }
       return *this;
     }
@@ -172,13 +178,17 @@ class IndexRange : public std::ranges::view_base {
       seek();
     }
     void seek() {
+      run_left_ = 0;
       if (position_ >= 0 && position_ < state_->size) {
         state_->shape.unravel(position_, std::span<index_t>(offset_));
+        start_run();
       }
     }
+    void start_run() { run_left_ = state_->rank == 0 ? 0 : state_->shape.run_length(offset_) - 1; }
 
     const State* state_ = nullptr;
     index_t position_ = 0;
+    index_t run_left_ = 0;  // steps left that only increment the last offset
     Index offset_;
   };
 

@@ -55,6 +55,7 @@ class JaggedRows {
   [[nodiscard]] index_t uniform_extent(int mode, std::string_view what) const;
   void unravel(index_t position, std::span<index_t> offset) const;
   bool advance(std::span<index_t> offset) const;
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const;
   [[nodiscard]] index_t ravel(std::span<const index_t> offset) const;
   [[nodiscard]] bool contains_offset(std::span<const index_t> offset) const;
   void print(std::ostream& out) const;
@@ -149,6 +150,10 @@ class JaggedAPI {
       }
     }
     return rows().advance(offset);
+  }
+  /// @copydoc strata::Smooth::run_length
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const {
+    return rows().run_length(offset);
   }
   /// @copydoc strata::Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return rows().ravel(offset); }

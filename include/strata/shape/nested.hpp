@@ -88,6 +88,10 @@ class Nested : public ShapeAPI<Nested> {
   }
   /// @copydoc Smooth::advance
   bool advance(std::span<index_t> offset) const { return data_->flat.advance(offset); }
+  /// @copydoc Smooth::run_length
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const {
+    return data_->flat.run_length(offset);
+  }
   /// @copydoc Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return data_->flat.ravel(offset); }
   /// @copydoc Smooth::contains_offset
@@ -152,6 +156,10 @@ class NestedView : public ShapeAPI<NestedView> {
   }
   /// @copydoc Smooth::advance
   bool advance(std::span<index_t> offset) const { return flat_.advance(offset); }
+  /// @copydoc Smooth::run_length
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const {
+    return flat_.run_length(offset);
+  }
   /// @copydoc Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return flat_.ravel(offset); }
   /// @copydoc Smooth::contains_offset

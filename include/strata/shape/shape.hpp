@@ -32,6 +32,7 @@ class ShapeConcept {
   [[nodiscard]] virtual index_t uniform_extent(int mode) const = 0;
   virtual void unravel(index_t position, std::span<index_t> offset) const = 0;
   virtual bool advance(std::span<index_t> offset) const = 0;
+  [[nodiscard]] virtual index_t run_length(std::span<const index_t> offset) const = 0;
   [[nodiscard]] virtual index_t ravel(IndexSpan offset) const = 0;
   [[nodiscard]] virtual bool contains_offset(IndexSpan offset) const = 0;
   [[nodiscard]] virtual Shape slice(IndexSpan lo, IndexSpan hi) const = 0;
@@ -132,6 +133,10 @@ class Shape : public ShapeAPI<Shape> {
   }
   /// @copydoc Smooth::advance
   bool advance(std::span<index_t> offset) const { return model_->advance(offset); }
+  /// @copydoc Smooth::run_length
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const {
+    return model_->run_length(offset);
+  }
   /// @copydoc Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return model_->ravel(offset); }
   /// @copydoc Smooth::contains_offset
@@ -185,6 +190,9 @@ class ShapeModel final : public ShapeConcept {
     shape_.unravel(position, offset);
   }
   bool advance(std::span<index_t> offset) const override { return shape_.advance(offset); }
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const override {
+    return shape_.run_length(offset);
+  }
   [[nodiscard]] index_t ravel(IndexSpan offset) const override { return shape_.ravel(offset); }
   [[nodiscard]] bool contains_offset(IndexSpan offset) const override {
     return shape_.contains_offset(offset);

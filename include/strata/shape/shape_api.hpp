@@ -20,9 +20,9 @@ namespace strata {
 ///
 /// A derived shape supplies the primitives (documented on Smooth): `rank()`, `size()`,
 /// `origin()`, `uniform_extent(mode)`, `unravel(position, offset)`, `advance(offset)`,
-/// `ravel(offset)`, `contains_offset(offset)`, `slice(lo, hi)`, `chip(mode, i)`,
-/// `print(out)` and `same_as(other)`. The mixin builds on them the checked, user-facing
-/// operations below, so a value and its view cannot grow different APIs.
+/// `run_length(offset)`, `ravel(offset)`, `contains_offset(offset)`, `slice(lo, hi)`,
+/// `chip(mode, i)`, `print(out)` and `same_as(other)`. The mixin builds on them the checked,
+/// user-facing operations below, so a value and its view cannot grow different APIs.
 ///
 /// Indices given to `contains`, `position` and returned by `index_at` / `indices()` are
 /// *absolute*: they start at the origin (a slice keeps the indices of the shape it came from).
@@ -168,6 +168,7 @@ concept ShapeLike = std::copyable<S> && std::equality_comparable<S> &&
   { s.index_at(i) } -> std::same_as<Index>;
   {s.unravel(i, offset)};
   { s.advance(offset) } -> std::same_as<bool>;
+  { s.run_length(offset) } -> std::same_as<index_t>;
   { s.ravel(index) } -> std::same_as<index_t>;
   { s.to_string() } -> std::same_as<std::string>;
   {out << s};

@@ -136,6 +136,14 @@ class Smooth : public ShapeAPI<Smooth> {
   bool advance(std::span<index_t> offset) const noexcept {
     return detail::smooth_advance(extents_, offset);
   }
+  /// Primitive: how many offsets, from @p offset on in row-major order, differ from it only in
+  /// the last mode: the steps advance() can take by incrementing the last offset alone, plus
+  /// one. Index ranges step through such a run without calling advance().
+  /// @param offset an offset inside the shape (rank >= 1)
+  /// @return at least 1
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const noexcept {
+    return extents_.back() - offset.back();
+  }
   /// Primitive: the row-major position of an offset (unchecked).
   /// @param offset an offset inside the shape
   /// @return the position
@@ -204,6 +212,10 @@ class SmoothView : public ShapeAPI<SmoothView> {
   }
   /// @copydoc Smooth::advance
   bool advance(std::span<index_t> offset) const noexcept { return box_.advance(offset); }
+  /// @copydoc Smooth::run_length
+  [[nodiscard]] index_t run_length(std::span<const index_t> offset) const noexcept {
+    return box_.run_length(offset);
+  }
   /// @copydoc Smooth::ravel
   [[nodiscard]] index_t ravel(IndexSpan offset) const { return box_.ravel(offset); }
   /// @copydoc Smooth::contains_offset

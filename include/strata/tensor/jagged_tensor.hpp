@@ -541,7 +541,7 @@ class JaggedTensor {
   /// @param index one index per mode
   /// @return the reference
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) && {
+  [[nodiscard]] ElementRef<T, true> at(IndexSpan index) && {
     return {AnyBuffer<T>(buffer_), address(index), false};
   }
 

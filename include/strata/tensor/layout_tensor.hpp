@@ -99,7 +99,7 @@ class LayoutTensor {
   /// @param index one index per mode
   /// @return the reference
   /// @throws IndexError for an index outside the shape
-  [[nodiscard]] ElementRef<T> at(IndexSpan index) && {
+  [[nodiscard]] ElementRef<T, true> at(IndexSpan index) && {
     return {AnyBuffer<T>(buffer_), layout_.address(index), false};
   }
 

@@ -36,6 +36,8 @@ namespace strata {
 
 template <class T>
 class Tensor;
+template <class T, bool Owning = false>
+class ElementRef;
 
 /// NumPy's broadcasting of two shapes: aligned on the right, each pair equal or one of them 1.
 /// @param a, b the shapes
@@ -71,16 +73,59 @@ namespace detail {
                    to_string(shape));
 }
 
-/// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line
-/// and cold, so the fast path (one store) stays small enough to keep loops tight.
+/// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line,
+/// cold and `noexcept` (a failure is parked, see pending_exception), so the fast path (one
+/// store) keeps loops tight.
+/// @return false when the write failed (the exception is parked)
 template <class T>
-[[gnu::noinline, gnu::cold]] void write_element(const void* storage, index_t address, bool aliased,
-                                                T value) {
-  if (aliased) {
-    fail<LayoutError>("write", "several indices of this view share address ", address,
-                      " (a broadcast view, repeated index-array entries or overlapping strides)");
+[[gnu::noinline, gnu::cold]] bool write_slowly(const void* storage, index_t address, bool aliased,
+                                               T value) noexcept {
+  try {
+    if (aliased) {
+      fail<LayoutError>("write", "several indices of this view share address ", address,
+                        " (a broadcast view, repeated index-array entries or overlapping strides)");
+    }
+    AnyBuffer<T>::write_at(storage, address, value);  // LayoutError for a read-only buffer
+    return true;
+  } catch (...) {
+    park_exception();
+    return false;
   }
-  AnyBuffer<T>::write_at(storage, address, value);  // LayoutError for a read-only buffer
+}
+
+/// The owner of a non-owning ElementRef: nothing.
+struct NoOwner {};
+
+/// What read_slowly returns: the element, or failure (the exception is parked).
+template <class T>
+struct SlowRead {
+  T value{};        ///< the element
+  bool ok = false;  ///< false when the read threw
+};
+
+/// The slow path of a read: a buffer without an array. Out of line, cold and `noexcept` (see
+/// pending_exception); declared pure (its only side effect, parking an exception, is followed
+/// by rethrowing it), so loops that contain it still keep the tensor's fields in registers.
+template <class T>
+[[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] SlowRead<T> read_slowly(
+    const void* storage, index_t address) noexcept {
+  try {
+    return {AnyBuffer<T>::read_at(storage, address), true};
+  } catch (...) {
+    park_exception();
+    return {};
+  }
+}
+
+/// Reads element @p address of a buffer without an array (see read_slowly). Always inline:
+/// only the call that never returns may throw.
+template <class T>
+[[gnu::always_inline]] inline T read_element(const void* storage, index_t address) {
+  SlowRead<T> read = read_slowly<T>(storage, address);
+  if (!read.ok) [[unlikely]] {
+    rethrow_pending();
+  }
+  return read.value;
 }
 
 }  // namespace detail
@@ -95,15 +140,20 @@ template <class T>
 ///
 /// Writes through a view where several indices share one address (Dimensions::aliases) or
 /// into a read-only buffer throw LayoutError and write nothing.
+///
+/// The reference from a named tensor owns nothing and is trivially destructible, so a loop of
+/// `t(i, j) = ...` keeps it in registers; the one from a temporary (`Owning`) keeps a handle.
 /// @tparam T the element type
-template <class T>
+/// @tparam Owning whether the reference shares ownership of the buffer (element access on a
+///         temporary tensor)
+template <class T, bool Owning>
 class ElementRef {
  public:
   /// Refers to element @p address of @p buffer without owning it.
   /// @param buffer the storage (must outlive the reference)
   /// @param address the element's address
   /// @param aliased whether the view aliases (writes are rejected)
-  ElementRef(const AnyBuffer<T>& buffer, index_t address, bool aliased)
+  ElementRef(const AnyBuffer<T>& buffer, index_t address, bool aliased) requires(!Owning)
       : ElementRef(buffer.data(), buffer, address, aliased) {}
   /// Refers to element @p address of @p buffer, whose array (if any) is @p data, without
   /// owning it.
@@ -112,6 +162,7 @@ class ElementRef {
   /// @param address the element's address
   /// @param aliased whether the view aliases (writes are rejected)
   ElementRef(T* data, const AnyBuffer<T>& buffer, index_t address, bool aliased) noexcept
+      requires(!Owning)
       : data_(data == nullptr ? nullptr : data + address),
         storage_(buffer.identity()),
         address_(address),
@@ -120,7 +171,7 @@ class ElementRef {
   /// @param owner the storage (a handle copy is kept)
   /// @param address the element's address
   /// @param aliased whether the view aliases (writes are rejected)
-  ElementRef(AnyBuffer<T>&& owner, index_t address, bool aliased)
+  ElementRef(AnyBuffer<T>&& owner, index_t address, bool aliased) requires Owning
       : storage_(owner.identity()),
         owner_(std::make_shared<const AnyBuffer<T>>(std::move(owner))),
         address_(address),
@@ -134,8 +185,8 @@ class ElementRef {
   /// Reads the element.
   /// @return its value
   // NOLINTNEXTLINE(google-explicit-constructor): a reference reads as its value.
-  operator T() const {
-    return data_ != nullptr ? *data_ : AnyBuffer<T>::read_at(storage_, address_);
+  [[gnu::always_inline]] operator T() const {
+    return data_ != nullptr ? *data_ : detail::read_element<T>(storage_, address_);
   }
   /// Reads the element (explicitly).
   /// @return its value
@@ -145,7 +196,7 @@ class ElementRef {
   /// @param value the new value
   /// @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator=(const T& value) {
+  [[gnu::always_inline]] ElementRef& operator=(const T& value) {
     set(value);
     return *this;
   }
@@ -153,7 +204,7 @@ class ElementRef {
   /// @param other the element to read
   /// @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator=(const ElementRef& other) {
+  [[gnu::always_inline]] ElementRef& operator=(const ElementRef& other) {
     set(static_cast<T>(other));
     return *this;
   }
@@ -161,7 +212,7 @@ class ElementRef {
   /// @param other the element to read
   /// @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator=(ElementRef&& other) {
+  [[gnu::always_inline]] ElementRef& operator=(ElementRef&& other) {
     set(static_cast<T>(other));
     return *this;
   }
@@ -177,7 +228,7 @@ class ElementRef {
   /// `x += v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator+=(const U& value) requires requires(T x) {
+  [[gnu::always_inline]] ElementRef& operator+=(const U& value) requires requires(T x) {
     x += value;
   }
   {
@@ -188,7 +239,7 @@ class ElementRef {
   /// `x -= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator-=(const U& value) requires requires(T x) {
+  [[gnu::always_inline]] ElementRef& operator-=(const U& value) requires requires(T x) {
     x -= value;
   }
   {
@@ -199,7 +250,7 @@ class ElementRef {
   /// `x *= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator*=(const U& value) requires requires(T x) {
+  [[gnu::always_inline]] ElementRef& operator*=(const U& value) requires requires(T x) {
     x *= value;
   }
   {
@@ -210,7 +261,7 @@ class ElementRef {
   /// `x /= v` on the element. @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator/=(const U& value) requires requires(T x) {
+  [[gnu::always_inline]] ElementRef& operator/=(const U& value) requires requires(T x) {
     x /= value;
   }
   {
@@ -221,7 +272,7 @@ class ElementRef {
   /// `x %= v` on the element (integers). @param value the operand @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
   template <class U>
-  ElementRef& operator%=(const U& value) requires requires(T x) {
+  [[gnu::always_inline]] ElementRef& operator%=(const U& value) requires requires(T x) {
     x %= value;
   }
   {
@@ -231,7 +282,7 @@ class ElementRef {
   }
   /// `++x` on the element. @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator++() requires requires(T x) { ++x; }
+  [[gnu::always_inline]] ElementRef& operator++() requires requires(T x) { ++x; }
   {
     T x = *this;
     ++x;
@@ -239,7 +290,7 @@ class ElementRef {
   }
   /// `--x` on the element. @return this reference
   /// @throws LayoutError for an aliasing view or a read-only buffer
-  ElementRef& operator--() requires requires(T x) { --x; }
+  [[gnu::always_inline]] ElementRef& operator--() requires requires(T x) { --x; }
   {
     T x = *this;
     --x;
@@ -247,17 +298,22 @@ class ElementRef {
   }
 
  private:
-  void set(const T& value) {
+  [[gnu::always_inline]] void set(const T& value) {
     if (data_ != nullptr && !aliased_) [[likely]] {
       *data_ = value;  // the whole fast path: a store, so loops stay tight
       return;
     }
-    detail::write_element(storage_, address_, aliased_, value);
+    if (!detail::write_slowly(storage_, address_, aliased_, value)) [[unlikely]] {
+      detail::rethrow_pending();
+    }
   }
 
-  T* data_ = nullptr;                          // the element, when the storage is one array
-  const void* storage_ = nullptr;              // the shared storage (AnyBuffer::identity)
-  std::shared_ptr<const AnyBuffer<T>> owner_;  // keeps it alive (references from temporaries)
+  T* data_ = nullptr;              // the element, when the storage is one array
+  const void* storage_ = nullptr;  // the shared storage (AnyBuffer::identity)
+  // keeps the buffer alive (references from temporaries); nothing otherwise
+  [[no_unique_address]] std::conditional_t<Owning, std::shared_ptr<const AnyBuffer<T>>,
+                                           detail::NoOwner>
+      owner_;
   index_t address_ = 0;
   bool aliased_ = false;
 };
@@ -705,7 +761,8 @@ class Tensor {
   /// @param indices one index per axis, each in [0, extent)
   /// @return the reference
   template <std::integral... I>
-      [[nodiscard]] reference operator()(I... indices) && requires(!std::is_const_v<T>) {
+      [[nodiscard]] ElementRef<value_type, true> operator()(I... indices) &&
+      requires(!std::is_const_v<T>) {
     const index_t address = address_of(indices...);
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
@@ -723,7 +780,8 @@ class Tensor {
   /// A writable reference to the element at a multi-index of a temporary view.
   /// @param index one index per axis, each in [0, extent)
   /// @return the reference (shares ownership of the buffer)
-  [[nodiscard]] reference operator()(IndexSpan index) && requires(!std::is_const_v<T>) {
+  [[nodiscard]] ElementRef<value_type, true> operator()(IndexSpan index) &&
+      requires(!std::is_const_v<T>) {
     const index_t address = address_of(index);
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
@@ -744,7 +802,7 @@ class Tensor {
   /// @param index one index per axis, in [-extent, extent)
   /// @return the reference (shares ownership of the buffer)
   /// @throws IndexError for a wrong number of indices or one out of bounds
-  [[nodiscard]] reference at(IndexSpan index) && requires(!std::is_const_v<T>) {
+  [[nodiscard]] ElementRef<value_type, true> at(IndexSpan index) && requires(!std::is_const_v<T>) {
     const index_t address = checked_address(index);
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
   }
@@ -998,10 +1056,8 @@ class Tensor {
   }
 
   [[nodiscard]] value_type read(index_t address) const {
-    return data_ != nullptr ? data_[address] : read_slowly(address);
-  }
-  [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] value_type read_slowly(index_t address) const {
-    return AnyBuffer<value_type>::read_at(buffer_.identity(), address);
+    return data_ != nullptr ? data_[address]
+                            : detail::read_element<value_type>(buffer_.identity(), address);
   }
 
   /// The address of `t(i, j, ...)`: one multiply-add per axis for a strided map (no call, no
@@ -1025,7 +1081,7 @@ class Tensor {
   /// so that loops over strided tensors carry no call.
   template <std::size_t N>
   [[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] index_t general_address(
-      std::array<index_t, N> g) const {
+      std::array<index_t, N> g) const noexcept {
     return dims_.global_to_local(IndexSpan(std::span<const index_t>(g)));
   }
   [[nodiscard]] index_t address_of(IndexSpan g) const {

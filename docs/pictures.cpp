@@ -111,6 +111,22 @@ int main(int argc, char** argv) {
        draw::projection(conv_window_projection({3}, {2}, {1}, {0}), ZRange({0}, {6}), {2},
                         ZRange({0}, {13}), "window 3, stride 2: blocks of 2 outputs"));
 
+  // Distributed tensors: a 2 x 2 block-cyclic distribution of 3 x 4 tiles over 4 ranks, and a
+  // patch that crosses four owners (what one get() reads from).
+  {
+    const auto tiling = dist::Tiling::regular(Index{10, 14}, Index{4, 4});
+    const auto owners = dist::Distribution::block_cyclic(Index{2, 2}).owners(tiling, 4);
+    save("dist_block_cyclic.svg",
+         draw::distribution(tiling, owners, {}, {},
+                            "10 x 14, tiles of 4 x 4, block-cyclic over a 2 x 2 process grid"));
+    save("dist_patch.svg", draw::distribution(tiling, owners, Index{2, 3}, Index{7, 9},
+                                              "get({2, 3}, {7, 9}): one transfer per tile"));
+    const dist::Tiling irregular({{0, 2, 7, 10}, {0, 5, 6, 14}});
+    save("dist_irregular.svg",
+         draw::distribution(irregular, dist::Distribution::block().owners(irregular, 4), {}, {},
+                            "irregular tiles (TiledArray's tiled ranges), block over 4 ranks"));
+  }
+
   std::cout << "strata_pictures: " << written << " pictures in " << out_dir.string() << "\n";
   return 0;
 }

@@ -1,5 +1,8 @@
 // The strata tour: a guided, printed walk through every capability, one section each.
 #include "strata/strata.hpp"
+#if STRATA_TOUR_MPI
+#include "strata/dist/tensor.hpp"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -675,6 +678,60 @@ void guarantees() {
   }
 }
 
+void distributed() {
+  section("dist: tiles owned by MPI ranks, one-sided get / put / accumulate, collectives");
+  using strata::Index;
+  using namespace strata::dist;
+  // A tiling and a distribution are plain values (no MPI): every rank computes the same owners.
+  const Tiling tiling = Tiling::regular(Index{6, 8}, Index{4, 3});
+  const Distribution grid = Distribution::block_cyclic(Index{2, 2});
+  const std::vector<int> owners = grid.owners(tiling, 4);
+  std::cout << tiling.to_string() << ": " << tiling.n_tiles() << " tiles, grid "
+            << strata::to_string(tiling.grid()) << "; block-cyclic over 2 x 2 ranks, owners";
+  for (const int o : owners) {
+    std::cout << ' ' << o;
+  }
+  std::cout << "\nthe patch [1 2]..[5 7) crosses tiles";
+  for (const strata::index_t t : tiling.tiles_in(Index{1, 2}, Index{5, 7})) {
+    std::cout << ' ' << t << " (rank " << owners[static_cast<std::size_t>(t)] << ")";
+  }
+  std::cout << "\n";
+#if STRATA_TOUR_MPI
+  // One process here (MPI's singleton start); run the tests under mpirun for several ranks.
+  int started = 0;
+  MPI_Initialized(&started);
+  if (started == 0) {
+    MPI_Init(nullptr, nullptr);
+  }
+  {
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+    for (const strata::index_t t : a.local_tiles()) {
+      // A tile is a Tensor view whose absolute indices are the global ones.
+      strata::for_each_indexed(
+          strata::par, a.tile(t),
+          [](strata::index_t i, strata::index_t j, double& x) { x = 10.0 * i + j; });
+    }
+    a.sync();
+    std::cout << "rank " << a.rank() << " of " << a.n_ranks() << " owns tiles "
+              << a.local_tiles().size() << "; a.get({1, 2}, {3, 5}) =\n"
+              << a.get(Index{1, 2}, Index{3, 5}) << "\n";
+    a.accumulate(Index{0, 0}, Index{2, 2}, strata::Tensor<double>({2, 2}) + 1000.0);
+    a.sync();
+    std::cout << "after accumulate(+1000) on [0 0]..[2 2): a(1, 1) = "
+              << a.get(Index{1, 1}, Index{2, 2})(0, 0) << "; sum() = " << a.sum()
+              << " (tiles added in tile order: the same for any number of ranks)\n";
+    DistTensor<double> columns =
+        a.redistribute(Tiling::regular(Index{6, 8}, Index{6, 2}), Distribution::block());
+    std::cout << "redistributed to column blocks " << columns.tiling().to_string()
+              << "; the same values: " << std::boolalpha
+              << (columns.gather(0)->to_vector() == a.gather(0)->to_vector()) << "\n";
+  }
+  MPI_Finalize();
+#else
+  std::cout << "(built without MPI: DistTensor, the distributed tensor, needs strata::mpi)\n";
+#endif
+}
+
 int main() {
   std::cout << "strata tour\n";
   core();
@@ -691,6 +748,7 @@ int main() {
   sparse();
   pictures();
   guarantees();
+  distributed();
   std::cout << "\nend of tour\n";
   return 0;
 }

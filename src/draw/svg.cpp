@@ -385,4 +385,87 @@ std::string projection(const ZProjection& p, const ZRange& index_space, IndexSpa
   return c.str();
 }
 
+std::string distribution(const dist::Tiling& tiling, const std::vector<int>& owners, IndexSpan lo,
+                         IndexSpan hi, std::string_view title) {
+  const Index shape = tiling.shape();
+  if (tiling.rank() > 2 || std::cmp_not_equal(owners.size(), tiling.n_tiles())) {
+    strata::detail::fail<ShapeError>("draw::distribution", "a tiling of rank ", tiling.rank(),
+                                     " with ", tiling.n_tiles(), " tiles and ", owners.size(),
+                                     " owners: ranks 1 and 2 are drawn, one owner per tile");
+  }
+  const bool patch = !lo.empty();
+  if (patch) {
+    bool valid = lo.size() == shape.size() && hi.size() == shape.size();
+    for (std::size_t k = 0; valid && k < shape.size(); ++k) {
+      valid = 0 <= lo[k] && lo[k] <= hi[k] && hi[k] <= shape[k];
+    }
+    if (!valid) {
+      strata::detail::fail<IndexError>("draw::distribution", "patch [", to_string(lo), ", ",
+                                       to_string(hi), ") outside the shape ", to_string(shape));
+    }
+  }
+  const std::vector<Index> indices = detail::box_indices("draw::distribution", shape);
+  const detail::Placement p("draw::distribution", tiling.rank(), indices);
+  detail::Canvas c;
+  std::string heading(title.empty() ? tiling.to_string() : std::string(title));
+  c.text(20, 16, heading, 13, "title", "start");
+  const double cell = detail::Canvas::cell;
+  const double top = 28;
+  detail::cells(p, indices, top, [&](std::size_t k, double x, double y) {
+    const Index& i = indices[k];
+    const index_t t = tiling.tile_at(i);
+    const int owner = owners[static_cast<std::size_t>(t)];
+    bool inside = patch;
+    for (std::size_t a = 0; inside && a < i.size(); ++a) {
+      inside = lo[a] <= i[a] && i[a] < hi[a];
+    }
+    std::string attributes = detail::index_attribute(i);
+    attributes += " data-tile=\"" + std::to_string(t) + "\" data-owner=\"";
+    attributes += std::to_string(owner);
+    attributes += inside ? "\" data-patch=\"1\"" : "\"";
+    c.rect(x, y, cell, cell, detail::colour(owner), inside ? "cell patch" : "cell", attributes);
+    std::string label(1, 'r');
+    label += std::to_string(owner);
+    c.text(x + cell / 2, y + cell / 2 + 4, label, 10);
+  });
+  // Tile boundaries: thick lines across the picture (rank 1: vertical lines only).
+  const auto [width, height] = p.extent();
+  const std::size_t last = shape.size() - 1;
+  for (const index_t b : tiling.boundaries(static_cast<int>(last))) {
+    const double x = 20 + static_cast<double>(b) * cell;
+    c.line(x, top, x, top + height * cell, "#222222", "tile-boundary", 3);
+  }
+  if (shape.size() == 2) {
+    for (const index_t b : tiling.boundaries(0)) {
+      const double y = top + static_cast<double>(b) * cell;
+      c.line(20, y, 20 + width * cell, y, "#222222", "tile-boundary", 3);
+    }
+  }
+  std::string caption = "cells: owner rank; thick lines: tile boundaries";
+  if (patch) {
+    // The patch as a closed red outline: rows [lo0, hi0) x columns [lo1, hi1).
+    const double x0 = 20 + static_cast<double>(lo[last]) * cell;
+    const double x1 = 20 + static_cast<double>(hi[last]) * cell;
+    const double y0 = top + (shape.size() == 2 ? static_cast<double>(lo[0]) * cell : 0);
+    const double y1 = top + (shape.size() == 2 ? static_cast<double>(hi[0]) * cell : cell);
+    c.polyline({x0, y0, x1, y0, x1, y1, x0, y1, x0, y0}, "#d62728", "patch-outline", 4);
+    std::vector<int> ranks;
+    for (const index_t t : tiling.tiles_in(lo, hi)) {
+      ranks.push_back(owners[static_cast<std::size_t>(t)]);
+    }
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    caption += "; red: the patch [" + to_string(lo);
+    caption += ", ";
+    caption += to_string(hi);
+    caption += "), held by ranks";
+    for (const int r : ranks) {
+      caption += ' ';
+      caption += std::to_string(r);
+    }
+  }
+  c.text(20, top + height * cell + 18, caption, 11, "caption", "start");
+  return c.str();
+}
+
 }  // namespace strata::draw

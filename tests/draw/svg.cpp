@@ -13,6 +13,7 @@
 #include <boost/property_tree/xml_parser.hpp>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -367,6 +368,38 @@ TEST_CASE("draw::projection outlines each block's region and shades overlaps", "
     CHECK(of_class(one, "point").size() == 6);
     CHECK(of_class(one, "halo").size() == 2);  // elements 3 and 4 are read by both blocks
   }
+}
+
+TEST_CASE("draw::distribution colours elements by owner and outlines a patch", "[draw][dist]") {
+  const auto tiling = strata::dist::Tiling::regular(Index{5, 6}, Index{2, 4});  // 3 x 2 tiles
+  const std::vector<int> owners = {0, 1, 2, 3, 0, 1};                           // by hand
+  const auto doc = parse(draw::distribution(tiling, owners, Index{1, 2}, Index{4, 5}));
+  const auto cells = of_class(doc, "cell");
+  REQUIRE(cells.size() == 30);
+  for (const Element& c : cells) {
+    const Index i = index_of(c);
+    const index_t tile = (i[0] / 2) * 2 + i[1] / 4;  // rows of 2, columns of 4
+    CHECK(number(c, "data-tile") == tile);
+    CHECK(number(c, "data-owner") == owners[static_cast<std::size_t>(tile)]);
+    const bool inside = i[0] >= 1 && i[0] < 4 && i[1] >= 2 && i[1] < 5;
+    CHECK((c.attributes.count("data-patch") == 1) == inside);
+  }
+  CHECK(of_class(doc, "patch").size() == 9);
+  CHECK(of_class(doc, "tile-boundary").size() == 3 + 4);  // column and row boundaries
+  const auto words = texts(doc);
+  CHECK(std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return w.find("held by ranks 0 1 2 3") != std::string::npos;  // tiles 0-3
+  }));
+  check_error<ShapeError>(
+      [&] {
+        (void)draw::distribution(tiling, {0, 1});
+      },
+      "draw::distribution", "2 owners");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)draw::distribution(tiling, owners, Index{0, 0}, Index{6, 1});
+      },
+      "draw::distribution", "[6 1]");
 }
 
 TEST_CASE("draw refuses what it cannot draw", "[draw][errors]") {

@@ -170,6 +170,18 @@ TEST_CASE("tensor views keep their origin and steps", "[tensor][indexed]") {
   check_error<strata::LayoutError>([&] { (void)t.rotate(1, 0).indices(); }, "indices", "rotate");
   check_error<strata::LayoutError>([&] { (void)t.reshape({30, 4}).origin(); }, "origin", "reshape");
   CHECK(t.broadcast({6, 5, 4}).has_absolute_indices());  // the same shape: nothing lost
+  // with_origin places a view in a larger index space; slices of it compose as before.
+  const auto placed = t.select({Range{0, 2}, Range{0, 2}, 0}).with_origin(Index{10, 20});
+  CHECK(placed.origin() == Index{10, 20});
+  CHECK(strata::test::collect(placed.indices()) ==
+        std::vector<Index>{{10, 20}, {10, 21}, {11, 20}, {11, 21}});
+  CHECK(placed.select({1, Range{1, 2}}).origin() == Index{21});
+  CHECK(std::as_const(t).with_origin(Index{1, 2, 3}).steps() == Index{1, 1, 1});
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)t.with_origin(Index{1, 2});
+      },
+      "with_origin", "[1 2]");
 }
 
 TEST_CASE("for_each_indexed visits every element once with its index, on random views",

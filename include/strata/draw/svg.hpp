@@ -8,6 +8,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
+#include "strata/dist/tiling.hpp"
 #include "strata/layout/dimensions.hpp"
 #include "strata/layout/layout.hpp"
 #include "strata/projection/zprojection.hpp"
@@ -514,5 +515,19 @@ std::string selection(const Selection<T>& s, const std::vector<Source>& names = 
 ///         many elements
 std::string projection(const ZProjection& p, const ZRange& index_space, IndexSpan block,
                        const ZRange& tensor_space, std::string_view title = {});
+
+/// A distributed tiling: every element coloured by the rank that owns its tile (labelled `r0`,
+/// `r1`, ...), tile boundaries drawn thick, and optionally a patch `[lo, hi)` outlined, with the
+/// ranks it reads from in the caption: what a get() or put() of that patch talks to.
+/// @param tiling the tiling (rank 1 or 2, at most max_cells elements)
+/// @param owners the owner of each tile (Distribution::owners)
+/// @param lo the patch's first index (empty: no patch)
+/// @param hi one past the patch's last index
+/// @param title the picture's title
+/// @return the SVG document
+/// @throws ShapeError for a rank above 2, too many elements, or an owner table of another
+///         length; IndexError for a patch outside the shape
+std::string distribution(const dist::Tiling& tiling, const std::vector<int>& owners,
+                         IndexSpan lo = {}, IndexSpan hi = {}, std::string_view title = {});
 
 }  // namespace strata::draw

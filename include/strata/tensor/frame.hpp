@@ -33,6 +33,16 @@ class Frame {
     return f;
   }
 
+  /// A frame whose absolute indices start at @p origin, with steps of 1.
+  /// @param origin the absolute index of the first element
+  /// @return the frame
+  static Frame at(IndexSpan origin) {
+    Frame f;
+    f.origin_ = Index(origin);
+    f.steps_ = Index(origin.size(), 1);
+    return f.normalised();
+  }
+
   /// Whether the view has absolute indices.
   [[nodiscard]] bool has_absolute() const noexcept { return lost_ == nullptr; }
   /// The operation after which absolute indices were lost (null when they were not).

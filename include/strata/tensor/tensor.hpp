@@ -719,6 +719,20 @@ class Tensor {
     frame_.require_absolute("origin");
     return frame_.origin(static_cast<std::size_t>(rank()));
   }
+  /// The same view with absolute indices that start at @p origin (steps of 1): a block of a
+  /// larger index space (a tile of a distributed tensor, a piece of a layout) iterated with the
+  /// indices of that space.
+  /// @param origin one absolute index per axis
+  /// @return the view (sharing the buffer)
+  /// @throws ShapeError when @p origin has not one entry per axis
+  [[nodiscard]] Tensor with_origin(IndexSpan origin) { return view(dims_, origin_frame(origin)); }
+  /// The same view with absolute indices from @p origin (read-only for a const tensor).
+  /// @param origin one absolute index per axis
+  /// @return the view (sharing the buffer)
+  /// @throws ShapeError when @p origin has not one entry per axis
+  [[nodiscard]] Tensor<const T> with_origin(IndexSpan origin) const {
+    return const_view(dims_, origin_frame(origin));
+  }
   /// The step of the absolute index along each axis: absolute index k = `origin()[k] +
   /// steps()[k] * relative index k` (`t.select({Range{{}, {}, -2}})` has step -2).
   /// @return one step per axis
@@ -1048,6 +1062,14 @@ class Tensor {
                       [](index_t e, const Axis& a) { return e == a.extent; })
                ? frame_
                : detail::Frame::lost(operation);
+  }
+
+  [[nodiscard]] detail::Frame origin_frame(IndexSpan origin) const {
+    if (std::cmp_not_equal(origin.size(), rank())) {
+      detail::fail<ShapeError>("with_origin", "origin ", to_string(origin), " has ", origin.size(),
+                               " entries for a tensor of rank ", rank());
+    }
+    return detail::Frame::at(origin);
   }
 
   [[nodiscard]] value_type* first_element() const noexcept {

@@ -1,0 +1,283 @@
+/// @file
+/// Distributed tiled tensors on MPI: tiles owned by ranks, one-sided get / put / accumulate of
+/// any box of the global index space, collectives (gather, scatter, redistribute, sum).
+///
+/// Part of the optional target strata::mpi (built when MPI is found); the only headers of
+/// strata that include `<mpi.h>` live in this folder.
+#pragma once
+
+#include "strata/core/error.hpp"
+#include "strata/dist/tiling.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <mpi.h>
+
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace strata::dist {
+
+/// A collective operation whose ranks disagree: called with different arguments (compared by
+/// digest) or failing on some ranks only. Thrown on every rank, so no rank is left waiting.
+class CollectiveError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// How accumulate() combines an incoming value `v` with the stored `x`.
+enum class Op {
+  sum,      ///< x + v
+  product,  ///< x * v
+  min,      ///< the smaller
+  max,      ///< the larger
+  replace,  ///< v (as put, but element-wise atomic with other accumulates)
+};
+
+namespace detail {
+
+/// The predefined MPI datatype of an element type.
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, float>) {
+    return MPI_FLOAT;
+  } else if constexpr (std::is_same_v<T, double>) {
+    return MPI_DOUBLE;
+  } else if constexpr (std::is_same_v<T, std::int32_t>) {
+    return MPI_INT32_T;
+  } else if constexpr (std::is_same_v<T, std::int64_t>) {
+    return MPI_INT64_T;
+  } else if constexpr (std::is_same_v<T, std::uint32_t>) {
+    return MPI_UINT32_T;
+  } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+    return MPI_UINT64_T;
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    return MPI_CXX_FLOAT_COMPLEX;
+  } else if constexpr (std::is_same_v<T, std::complex<double>>) {
+    return MPI_CXX_DOUBLE_COMPLEX;
+  } else {
+    static_assert(sizeof(T) == 0,
+                  "strata::dist: element types are float, double, (u)int32/64 and complex");
+  }
+}
+
+/// The MPI operation of an Op.
+MPI_Op mpi_op(Op op);
+
+/// An MPI derived datatype, freed with its owner.
+class Datatype {
+ public:
+  /// The type of a strided block: `sizes[k]` elements along axis k, `strides[k]` elements
+  /// apart (any sign), nested hvectors of @p base from the last axis out.
+  Datatype(IndexSpan sizes, IndexSpan strides, MPI_Datatype base);
+  Datatype(const Datatype&) = delete;
+  Datatype& operator=(const Datatype&) = delete;
+  ~Datatype();
+  [[nodiscard]] MPI_Datatype get() const noexcept { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+/// Throws CollectiveError on every rank of @p comm unless all passed the same @p digest.
+void agree(MPI_Comm comm, std::string_view operation, std::uint64_t digest);
+
+/// Runs @p f on every rank; when it throws on some ranks, those rethrow their exception and
+/// the others throw CollectiveError, so that a check that fails on one rank fails everywhere.
+template <class F>
+void collectively(MPI_Comm comm, std::string_view operation, F&& f);
+
+/// Checks a box `[lo, hi)` against @p shape (IndexError naming @p operation).
+void check_box(std::string_view operation, IndexSpan lo, IndexSpan hi, IndexSpan shape);
+
+/// Mixes two digests.
+[[nodiscard]] inline std::uint64_t mix(std::uint64_t a, std::uint64_t b) noexcept {
+  return a ^ (b + 0x9E3779B97F4A7C15ULL + (a << 6U) + (a >> 2U));
+}
+
+}  // namespace detail
+
+/// A tensor whose tiles live on the ranks of an MPI communicator.
+///
+/// The global index space `[0, shape)` is cut by a Tiling; a Distribution gives each tile an
+/// owner; each rank stores its tiles, row-major, one after another in one array that MPI
+/// allocates as the tensor's window (`MPI_Win_allocate`: shared memory between ranks of one
+/// node). `tile(t)` is an ordinary strata::Tensor view of a local tile whose
+/// absolute indices are the global ones (`origin()` is the tile's first global index), so
+/// for_each_indexed, expressions and reductions work on it unchanged.
+///
+/// Any rank reads or writes any box of the global index space without the owners taking part
+/// (Global Arrays' model): `get`, `put` and `accumulate` split the box by the tiles it
+/// crosses and issue one MPI_Get / MPI_Put / MPI_Accumulate per tile, each described by
+/// derived datatypes built from the strides of both sides (nothing is packed by hand).
+///
+/// **Synchronisation** (MPI-3 passive target): the window is locked for the tensor's lifetime
+/// (`MPI_Win_lock_all`); each get, put and accumulate is complete when it returns
+/// (`MPI_Win_flush` on the owners), so a get returns the data and a put has reached the owner's
+/// memory. What other ranks wrote becomes visible to a rank's own loads and what it wrote
+/// locally (through tile()) becomes visible to other ranks' gets after `sync()`, a collective
+/// (flush, `MPI_Win_sync`, barrier, `MPI_Win_sync`), as `GA_Sync`. Between two syncs, puts from
+/// different ranks to the same element leave one of the values; accumulates are element-wise
+/// atomic.
+///
+/// Construction, destruction, sync(), gather(), scatter(), redistribute() and sum() are
+/// collective: every rank of the communicator calls them, in the same order, with the same
+/// arguments (compared by digest: a mismatch throws CollectiveError on every rank). Destroy
+/// distributed tensors before `MPI_Finalize`.
+///
+/// @code
+/// using namespace strata::dist;
+/// DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(strata::Index{1000, 1000},
+///                                                      strata::Index{256, 256}),
+///                      Distribution::block_cyclic(strata::Index{2, 2}));
+/// for (strata::index_t t : a.local_tiles()) {
+///   strata::for_each_indexed(strata::par, a.tile(t),
+///                            [](strata::index_t i, strata::index_t j, double& x) { x = i - j; });
+/// }
+/// a.sync();
+/// strata::Tensor<double> patch = a.get(strata::Index{250, 250}, strata::Index{262, 270});
+/// @endcode
+/// @tparam T float, double, (u)int32_t, (u)int64_t, std::complex<float> or std::complex<double>
+template <class T>
+class DistTensor {
+ public:
+  /// The element type.
+  using value_type = T;
+
+  /// Creates a zero tensor over @p comm (collective).
+  /// @param comm the communicator (duplicated: the tensor's traffic never mixes with yours)
+  /// @param tiling the tiles of the global index space
+  /// @param distribution who owns which tile
+  /// @throws CollectiveError when ranks pass different tilings or distributions; the errors of
+  ///         Distribution::owners on every rank
+  DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution);
+  /// Frees the window and the duplicated communicator (collective).
+  ~DistTensor();
+  /// Not copyable: a tensor is one window (move it, or redistribute() for a copy).
+  DistTensor(const DistTensor&) = delete;
+  /// Not copyable (see the copy constructor).
+  /// @return nothing: deleted
+  DistTensor& operator=(const DistTensor&) = delete;
+  /// Takes over @p other's tiles and window (@p other is left empty).
+  /// @param other a tensor
+  DistTensor(DistTensor&& other) noexcept;
+  /// Frees this tensor's window (collective) and takes over @p other's.
+  /// @param other a tensor
+  /// @return this tensor
+  DistTensor& operator=(DistTensor&& other) noexcept;
+
+  /// The communicator the tensor lives on (its own duplicate).
+  /// @return the communicator
+  [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
+  /// This process's rank in comm().
+  /// @return the rank
+  [[nodiscard]] int rank() const noexcept { return rank_; }
+  /// The number of ranks.
+  /// @return the size of comm()
+  [[nodiscard]] int n_ranks() const noexcept { return n_ranks_; }
+  /// The tiling.
+  /// @return the tiling
+  [[nodiscard]] const Tiling& tiling() const noexcept { return tiling_; }
+  /// The distribution.
+  /// @return the distribution
+  [[nodiscard]] const Distribution& distribution() const noexcept { return distribution_; }
+  /// The global extents.
+  /// @return one extent per axis
+  [[nodiscard]] Index shape() const { return tiling_.shape(); }
+  /// The owner of a tile.
+  /// @param t a tile number
+  /// @return its rank
+  /// @throws IndexError for a tile that does not exist
+  [[nodiscard]] int owner(index_t t) const;
+  /// The tiles this rank owns, in increasing order (possibly none).
+  /// @return the tile numbers
+  [[nodiscard]] const std::vector<index_t>& local_tiles() const noexcept { return local_; }
+
+  /// A local tile as a Tensor view with global absolute indices (valid while this tensor
+  /// lives; dense row-major: `data()` and `strides()` give it to any kernel).
+  /// @param t a tile this rank owns
+  /// @return the view
+  /// @throws IndexError for a tile owned by another rank
+  [[nodiscard]] Tensor<T> tile(index_t t);
+  /// A local tile, read-only.
+  /// @param t a tile this rank owns
+  /// @return the view
+  /// @throws IndexError for a tile owned by another rank
+  [[nodiscard]] Tensor<const T> tile(index_t t) const;
+
+  /// Reads the box `[lo, hi)` of the global index space, wherever its tiles live (one-sided).
+  /// @param lo the first global index
+  /// @param hi one past the last
+  /// @return a dense row-major tensor of extents `hi - lo` with absolute indices from @p lo
+  /// @throws IndexError for a box outside the shape (nothing transferred)
+  [[nodiscard]] Tensor<T> get(IndexSpan lo, IndexSpan hi) const;
+  /// Writes @p values into the box `[lo, hi)` (one-sided; any strided view of values).
+  /// @param lo the first global index
+  /// @param hi one past the last
+  /// @param values a tensor of extents `hi - lo`
+  /// @throws IndexError for a box outside the shape; ShapeError for values of other extents
+  ///         (nothing transferred)
+  void put(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values);
+  /// Combines @p values into the box `[lo, hi)` element by element (one-sided, atomic per
+  /// element with other accumulates).
+  /// @param lo the first global index
+  /// @param hi one past the last
+  /// @param values a tensor of extents `hi - lo`
+  /// @param op how to combine (sum by default)
+  /// @throws IndexError for a box outside the shape; ShapeError for values of other extents
+  void accumulate(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values, Op op = Op::sum);
+
+  /// Makes every completed transfer and local write visible everywhere (collective).
+  void sync();
+  /// Sets every element this rank owns to @p value (local; sync() before others read).
+  /// @param value the value
+  void fill_local(const T& value);
+
+  /// The whole tensor on @p root (collective).
+  /// @param root the rank that receives it
+  /// @return the tensor on @p root, nothing elsewhere
+  /// @throws IndexError for a root that does not exist; CollectiveError for different roots
+  [[nodiscard]] std::optional<Tensor<T>> gather(int root) const;
+  /// Sets the whole tensor from @p whole, read on @p root only (collective).
+  /// @param root the rank whose argument is read
+  /// @param whole a tensor of the global shape (ignored on other ranks)
+  /// @throws ShapeError (on every rank) when @p whole on root has another shape;
+  ///         CollectiveError for different roots
+  void scatter(int root, const Tensor<const T>& whole);
+  /// The same values on another tiling and distribution (collective): row blocks to column
+  /// blocks is a distributed transpose of the data layout.
+  /// @param tiling the new tiling (of the same shape)
+  /// @param distribution the new owners
+  /// @return the new tensor
+  /// @throws ShapeError for a tiling of another shape; CollectiveError for different arguments
+  [[nodiscard]] DistTensor redistribute(Tiling tiling, Distribution distribution) const;
+  /// The sum of all elements, the same on every rank and for every number of ranks: each
+  /// tile is summed row-major, then the tiles' sums are added in tile order (collective).
+  /// @return the sum
+  [[nodiscard]] T sum() const;
+
+ private:
+  enum class Kind { get, put, accumulate };
+  void transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in, Tensor<T>* out,
+                Op op) const;
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int n_ranks_ = 1;
+  Tiling tiling_;
+  Distribution distribution_;
+  std::vector<int> owners_;            // per tile
+  std::vector<index_t> displacement_;  // per tile: its first element in its owner's array
+  std::vector<index_t> local_;         // the tiles this rank owns
+  T* storage_ = nullptr;               // this rank's tiles, one after another (the window's memory)
+  index_t local_size_ = 0;
+  MPI_Win window_ = MPI_WIN_NULL;
+};
+
+}  // namespace strata::dist
+
+#include "strata/dist/tensor_impl.hpp"

@@ -1,0 +1,382 @@
+/// @file
+/// The member functions of strata::dist::DistTensor (included by strata/dist/tensor.hpp).
+#pragma once
+
+#include "strata/dist/tensor.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <string>
+
+namespace strata::dist {
+
+/// @cond INTERNAL
+namespace detail {
+
+template <class F>
+void collectively(MPI_Comm comm, std::string_view operation, F&& f) {
+  std::exception_ptr error;
+  try {
+    f();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  int failed = error ? 1 : 0;
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (error) {
+    std::rethrow_exception(error);
+  }
+  if (any != 0) {
+    strata::detail::fail<CollectiveError>(operation,
+                                          "failed on another rank (its exception says why)");
+  }
+}
+
+/// The row-major strides of dense extents.
+inline Index dense_strides(IndexSpan extents) {
+  Index s(extents.size(), 1);
+  for (std::size_t k = extents.size(); k-- > 1;) {
+    s[k - 1] = s[k] * extents[k];
+  }
+  return s;
+}
+
+}  // namespace detail
+/// @endcond
+
+template <class T>
+DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution)
+    : tiling_(std::move(tiling)), distribution_(std::move(distribution)) {
+  MPI_Comm_dup(comm, &comm_);
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &n_ranks_);
+  try {
+    detail::agree(comm_, "DistTensor", detail::mix(tiling_.digest(), distribution_.digest()));
+    detail::collectively(comm_, "DistTensor",
+                         [&] { owners_ = distribution_.owners(tiling_, n_ranks_); });
+    // The owner tables must agree too (a user function may depend on the rank).
+    std::uint64_t table = 0;
+    for (const int o : owners_) {
+      table = detail::mix(table, static_cast<std::uint64_t>(o));
+    }
+    detail::agree(comm_, "DistTensor", table);
+  } catch (...) {
+    MPI_Comm_free(&comm_);
+    throw;
+  }
+  const index_t n = tiling_.n_tiles();
+  displacement_.assign(static_cast<std::size_t>(n), 0);
+  std::vector<index_t> used(static_cast<std::size_t>(n_ranks_), 0);
+  for (index_t t = 0; t < n; ++t) {
+    const auto o = static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)]);
+    displacement_[static_cast<std::size_t>(t)] = used[o];
+    used[o] += tiling_.tile_size(t);
+    if (std::cmp_equal(o, rank_)) {
+      local_.push_back(t);
+    }
+  }
+  local_size_ = used[static_cast<std::size_t>(rank_)];
+  // MPI allocates the window's memory: Open MPI's one-process and shared-memory windows
+  // exist only for MPI_Win_allocate (MPI_Win_create fails on one process).
+  MPI_Win_allocate(
+      static_cast<MPI_Aint>(std::max<index_t>(local_size_, 1) * static_cast<index_t>(sizeof(T))),
+      static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm_, &storage_, &window_);
+  std::fill(storage_, storage_ + local_size_, T{});
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
+}
+
+template <class T>
+void DistTensor<T>::release() noexcept {
+  if (window_ != MPI_WIN_NULL) {
+    MPI_Win_unlock_all(window_);
+    MPI_Win_free(&window_);  // frees storage_ too
+    storage_ = nullptr;
+  }
+  if (comm_ != MPI_COMM_NULL) {
+    MPI_Comm_free(&comm_);
+  }
+}
+
+template <class T>
+DistTensor<T>::~DistTensor() {
+  release();
+}
+
+template <class T>
+DistTensor<T>::DistTensor(DistTensor&& other) noexcept
+    : comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
+      rank_(other.rank_),
+      n_ranks_(other.n_ranks_),
+      tiling_(std::move(other.tiling_)),
+      distribution_(std::move(other.distribution_)),
+      owners_(std::move(other.owners_)),
+      displacement_(std::move(other.displacement_)),
+      local_(std::move(other.local_)),
+      storage_(std::exchange(other.storage_, nullptr)),
+      local_size_(std::exchange(other.local_size_, 0)),
+      window_(std::exchange(other.window_, MPI_WIN_NULL)) {}
+
+template <class T>
+DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
+  if (this != &other) {
+    release();
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    rank_ = other.rank_;
+    n_ranks_ = other.n_ranks_;
+    tiling_ = std::move(other.tiling_);
+    distribution_ = std::move(other.distribution_);
+    owners_ = std::move(other.owners_);
+    displacement_ = std::move(other.displacement_);
+    local_ = std::move(other.local_);
+    storage_ = std::exchange(other.storage_, nullptr);
+    local_size_ = std::exchange(other.local_size_, 0);
+    window_ = std::exchange(other.window_, MPI_WIN_NULL);
+  }
+  return *this;
+}
+
+template <class T>
+int DistTensor<T>::owner(index_t t) const {
+  if (t < 0 || t >= tiling_.n_tiles()) {
+    strata::detail::fail<IndexError>("DistTensor::owner", "tile ", t, " of ", tiling_.n_tiles(),
+                                     " tiles");
+  }
+  return owners_[static_cast<std::size_t>(t)];
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::tile(index_t t) {
+  if (owner(t) != rank_) {
+    strata::detail::fail<IndexError>("DistTensor::tile", "tile ", t, " is owned by rank ", owner(t),
+                                     ", not by rank ", rank_);
+  }
+  const Index lo = tiling_.tile_lo(t);
+  return Tensor<T>::wrap(storage_ + displacement_[static_cast<std::size_t>(t)],
+                         tiling_.tile_extents(t))
+      .with_origin(lo);
+}
+
+template <class T>
+Tensor<const T> DistTensor<T>::tile(index_t t) const {
+  return const_cast<DistTensor*>(this)->tile(t);  // a read-only view of the same tile
+}
+
+template <class T>
+void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in,
+                             Tensor<T>* out, Op op) const {
+  const std::size_t rank = lo.size();
+  // The user's side: its first element and its strides (element units).
+  const T* in_data = nullptr;
+  T* out_data = nullptr;
+  Index side_strides;
+  if (in != nullptr) {
+    in_data = in->data();
+    side_strides = in->strides();
+  } else {
+    out_data = out->data();
+    side_strides = out->strides();
+  }
+  std::vector<index_t> owners_touched;
+  for (const index_t t : tiling_.tiles_in(lo, hi)) {
+    const Index tlo = tiling_.tile_lo(t);
+    const Index thi = tiling_.tile_hi(t);
+    const Index tile_strides = detail::dense_strides(tiling_.tile_extents(t));
+    Index sizes(rank, 0);
+    index_t side_offset = 0;
+    MPI_Aint target = displacement_[static_cast<std::size_t>(t)];
+    for (std::size_t k = 0; k < rank; ++k) {
+      const index_t a = std::max(lo[k], tlo[k]);
+      const index_t b = std::min(hi[k], thi[k]);
+      sizes[k] = b - a;
+      side_offset += (a - lo[k]) * side_strides[k];
+      target += static_cast<MPI_Aint>((a - tlo[k]) * tile_strides[k]);
+    }
+    const detail::Datatype side(sizes, side_strides, detail::mpi_type<T>());
+    const detail::Datatype remote(sizes, tile_strides, detail::mpi_type<T>());
+    const int owner_rank = owners_[static_cast<std::size_t>(t)];
+    if (kind == Kind::get) {
+      MPI_Get(out_data + side_offset, 1, side.get(), owner_rank, target, 1, remote.get(), window_);
+    } else if (kind == Kind::put) {
+      MPI_Put(in_data + side_offset, 1, side.get(), owner_rank, target, 1, remote.get(), window_);
+    } else {
+      MPI_Accumulate(in_data + side_offset, 1, side.get(), owner_rank, target, 1, remote.get(),
+                     detail::mpi_op(op), window_);
+    }
+    owners_touched.push_back(owner_rank);
+  }
+  // Complete every transfer at its target before returning (the datatypes may be freed as
+  // soon as the calls return: MPI keeps what it needs).
+  std::sort(owners_touched.begin(), owners_touched.end());
+  owners_touched.erase(std::unique(owners_touched.begin(), owners_touched.end()),
+                       owners_touched.end());
+  for (const index_t o : owners_touched) {
+    MPI_Win_flush(static_cast<int>(o), window_);
+  }
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::get(IndexSpan lo, IndexSpan hi) const {
+  detail::check_box("DistTensor::get", lo, hi, shape());
+  Index extents(lo.size(), 0);
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    extents[k] = hi[k] - lo[k];
+  }
+  Tensor<T> out(extents);
+  if (out.size() > 0) {
+    transfer(Kind::get, lo, hi, nullptr, &out, Op::replace);
+  }
+  return out.with_origin(lo);
+}
+
+namespace detail {
+/// The values a put or accumulate sends: the tensor itself when strided over one array, else a
+/// dense copy; checked against the box's extents.
+template <class T>
+Tensor<const T> sendable(std::string_view operation, IndexSpan lo, IndexSpan hi,
+                         const Tensor<const T>& values) {
+  Index extents(lo.size(), 0);
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    extents[k] = hi[k] - lo[k];
+  }
+  if (values.shape() != extents) {
+    strata::detail::fail<ShapeError>(operation, "values of shape ", to_string(values.shape()),
+                                     " for the box [", to_string(lo), ", ", to_string(hi),
+                                     ") of shape ", to_string(extents));
+  }
+  if (values.size() == 0 || values.data() != nullptr) {
+    return values;
+  }
+  return Tensor<const T>(values.copy());
+}
+}  // namespace detail
+
+template <class T>
+void DistTensor<T>::put(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values) {
+  detail::check_box("DistTensor::put", lo, hi, shape());
+  const Tensor<const T> send = detail::sendable("DistTensor::put", lo, hi, values);
+  if (send.size() > 0) {
+    transfer(Kind::put, lo, hi, &send, nullptr, Op::replace);
+  }
+}
+
+template <class T>
+void DistTensor<T>::accumulate(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values, Op op) {
+  detail::check_box("DistTensor::accumulate", lo, hi, shape());
+  const Tensor<const T> send = detail::sendable("DistTensor::accumulate", lo, hi, values);
+  if (send.size() > 0) {
+    transfer(Kind::accumulate, lo, hi, &send, nullptr, op);
+  }
+}
+
+template <class T>
+void DistTensor<T>::sync() {
+  MPI_Win_flush_all(window_);
+  MPI_Win_sync(window_);
+  MPI_Barrier(comm_);
+  MPI_Win_sync(window_);
+}
+
+template <class T>
+void DistTensor<T>::fill_local(const T& value) {
+  std::fill(storage_, storage_ + local_size_, value);
+}
+
+template <class T>
+std::optional<Tensor<T>> DistTensor<T>::gather(int root) const {
+  detail::agree(comm_, "DistTensor::gather", static_cast<std::uint64_t>(root));
+  if (root < 0 || root >= n_ranks_) {
+    strata::detail::fail<IndexError>("DistTensor::gather", "root ", root, " of ", n_ranks_,
+                                     " ranks");
+  }
+  auto& self = const_cast<DistTensor&>(*this);  // sync changes no element
+  self.sync();
+  std::optional<Tensor<T>> out;
+  if (rank_ == root) {
+    out = get(Index(static_cast<std::size_t>(tiling_.rank()), 0), shape());
+  }
+  MPI_Barrier(comm_);  // no rank changes its tiles before the root has read them
+  return out;
+}
+
+template <class T>
+void DistTensor<T>::scatter(int root, const Tensor<const T>& whole) {
+  detail::agree(comm_, "DistTensor::scatter", static_cast<std::uint64_t>(root));
+  if (root < 0 || root >= n_ranks_) {
+    strata::detail::fail<IndexError>("DistTensor::scatter", "root ", root, " of ", n_ranks_,
+                                     " ranks");
+  }
+  detail::collectively(comm_, "DistTensor::scatter", [&] {
+    if (rank_ == root && whole.shape() != shape()) {
+      strata::detail::fail<ShapeError>("DistTensor::scatter", "a tensor of shape ",
+                                       to_string(whole.shape()),
+                                       " for a distributed tensor of shape ", to_string(shape()));
+    }
+  });
+  sync();  // nobody still reads the old values
+  if (rank_ == root) {
+    put(Index(static_cast<std::size_t>(tiling_.rank()), 0), shape(), whole);
+  }
+  sync();
+}
+
+template <class T>
+DistTensor<T> DistTensor<T>::redistribute(Tiling tiling, Distribution distribution) const {
+  detail::agree(comm_, "DistTensor::redistribute",
+                detail::mix(tiling.digest(), distribution.digest()));
+  if (tiling.shape() != shape()) {
+    strata::detail::fail<ShapeError>("DistTensor::redistribute", "a tiling of shape ",
+                                     to_string(tiling.shape()), " for a tensor of shape ",
+                                     to_string(shape()));
+  }
+  DistTensor out(comm_, std::move(tiling), std::move(distribution));
+  auto& self = const_cast<DistTensor&>(*this);  // sync changes no element
+  self.sync();
+  for (const index_t t : out.local_tiles()) {
+    const Tensor<T> values = get(out.tiling().tile_lo(t), out.tiling().tile_hi(t));
+    out.tile(t).assign(values);
+  }
+  out.sync();
+  self.sync();  // no rank changes this tensor before every rank has read it
+  return out;
+}
+
+template <class T>
+T DistTensor<T>::sum() const {
+  const auto n = static_cast<std::size_t>(tiling_.n_tiles());
+  // This rank's tiles' sums, in its tile order.
+  std::vector<T> mine;
+  for (const index_t t : local_) {
+    const T* p = storage_ + displacement_[static_cast<std::size_t>(t)];
+    T partial{};
+    for (index_t i = 0; i < tiling_.tile_size(t); ++i) {
+      partial += p[i];
+    }
+    mine.push_back(partial);
+  }
+  std::vector<int> counts(static_cast<std::size_t>(n_ranks_), 0);
+  for (const int o : owners_) {
+    ++counts[static_cast<std::size_t>(o)];
+  }
+  std::vector<int> starts(static_cast<std::size_t>(n_ranks_), 0);
+  for (std::size_t r = 1; r < starts.size(); ++r) {
+    starts[r] = starts[r - 1] + counts[r - 1];
+  }
+  std::vector<T> by_rank(n);
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), detail::mpi_type<T>(), by_rank.data(),
+                 counts.data(), starts.data(), detail::mpi_type<T>(), comm_);
+  // Back to tile order, then one fixed order of additions.
+  std::vector<int> next = starts;
+  T total{};
+  std::vector<T> by_tile(n);
+  for (std::size_t t = 0; t < n; ++t) {
+    const auto o = static_cast<std::size_t>(owners_[t]);
+    by_tile[t] = by_rank[static_cast<std::size_t>(next[o]++)];
+  }
+  for (const T& x : by_tile) {
+    total += x;
+  }
+  return total;
+}
+
+}  // namespace strata::dist

@@ -1,0 +1,470 @@
+// Distributed tensors (strata/dist): tilings and distributions by hand; get / put / accumulate
+// of random boxes and views against a one-process reference that every rank keeps; gather,
+// scatter, redistribute round trips, sums independent of the rank count; bad input on every
+// rank. Run under mpirun with 1, 2, 3 and 4 ranks (tests/CMakeLists.txt).
+#include "strata/dist/tensor.hpp"
+
+#include "check_error.hpp"
+#include "strata/expr/expr.hpp"
+#include "strata/tensor/for_each_indexed.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstring>
+#include <random>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::Tensor;
+using strata::dist::Distribution;
+using strata::dist::DistTensor;
+using strata::dist::Tiling;
+using strata::test::check_error;
+
+namespace {
+
+int world_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+
+int world_size() {
+  int n = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  return n;
+}
+
+/// The value every test stores at a global index (exact in double).
+double value_at(strata::IndexSpan g) {
+  double v = 0;
+  for (const index_t x : g) {
+    v = v * 100 + static_cast<double>(x);
+  }
+  return v;
+}
+
+/// A random tiling of a random shape of rank 1 to 3 (extents 0 to 9, irregular tiles); the
+/// same on every rank for the same generator state.
+Tiling random_tiling(std::mt19937& rng) {
+  const int rank = std::uniform_int_distribution<int>(1, 3)(rng);
+  std::vector<std::vector<index_t>> boundaries;
+  for (int k = 0; k < rank; ++k) {
+    const index_t extent = std::uniform_int_distribution<index_t>(0, 9)(rng);
+    std::vector<index_t> b{0};
+    for (index_t x = 1; x < extent; ++x) {
+      if (std::uniform_int_distribution<int>(0, 2)(rng) == 0) {
+        b.push_back(x);
+      }
+    }
+    if (extent > 0) {
+      b.push_back(extent);
+    }
+    boundaries.push_back(b);
+  }
+  return Tiling(boundaries);
+}
+
+Distribution random_distribution(std::mt19937& rng, const Tiling& tiling, int n_ranks) {
+  switch (std::uniform_int_distribution<int>(0, 3)(rng)) {
+    case 0:
+      return Distribution::block();
+    case 1:
+      return Distribution::cyclic();
+    case 2: {
+      Index grid(static_cast<std::size_t>(tiling.rank()), 1);
+      grid[0] = n_ranks;  // P x 1 x ... process grid
+      return Distribution::block_cyclic(grid);
+    }
+    default:
+      return Distribution::by(
+          [n_ranks](strata::IndexSpan c) {
+            index_t s = 0;
+            for (const index_t x : c) {
+              s += 7 * x + 3;
+            }
+            return static_cast<int>(s % n_ranks);
+          },
+          "scrambled");
+  }
+}
+
+/// A random box [lo, hi) inside @p shape (possibly empty along an axis).
+std::pair<Index, Index> random_box(std::mt19937& rng, const Index& shape) {
+  Index lo;
+  Index hi;
+  for (const index_t e : shape) {
+    const index_t a = std::uniform_int_distribution<index_t>(0, e)(rng);
+    const index_t b = std::uniform_int_distribution<index_t>(a, e)(rng);
+    lo.push_back(a);
+    hi.push_back(b);
+  }
+  return {lo, hi};
+}
+
+Index extents_of(const Index& lo, const Index& hi) {
+  Index e;
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    e.push_back(hi[k] - lo[k]);
+  }
+  return e;
+}
+
+/// The selectors of the box [lo, hi).
+std::vector<strata::Selector> box_selectors(const Index& lo, const Index& hi) {
+  std::vector<strata::Selector> s;
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    s.emplace_back(strata::Range{lo[k], hi[k]});
+  }
+  return s;
+}
+
+/// Fills this rank's tiles with value_at(global index), through tile views with global indices.
+void fill_by_index(DistTensor<double>& a) {
+  for (const index_t t : a.local_tiles()) {
+    strata::for_each_indexed(strata::par, a.tile(t),
+                             [](strata::IndexSpan g, double& x) { x = value_at(g); });
+  }
+  a.sync();
+}
+
+}  // namespace
+
+TEST_CASE("a tiling cuts the index space into tiles, ragged or irregular", "[dist][tiling]") {
+  const Tiling t = Tiling::regular(Index{10, 7}, Index{4, 4});
+  CHECK(t.grid() == Index{3, 2});
+  CHECK(t.shape() == Index{10, 7});
+  CHECK(t.n_tiles() == 6);
+  CHECK(t.boundaries(0) == std::vector<index_t>{0, 4, 8, 10});
+  CHECK(t.tile_lo(5) == Index{8, 4});
+  CHECK(t.tile_hi(5) == Index{10, 7});
+  CHECK(t.tile_extents(5) == Index{2, 3});  // the ragged corner
+  CHECK(t.tile_at(Index{9, 5}) == 5);
+  CHECK(t.tile_at(Index{3, 3}) == 0);
+  CHECK(t.coordinates(3) == Index{1, 1});
+  CHECK(t.tile(Index{2, 0}) == 4);
+  CHECK(t.tiles_in(Index{3, 3}, Index{5, 5}) == std::vector<index_t>{0, 1, 2, 3});
+  CHECK(t.tiles_in(Index{4, 0}, Index{8, 4}) == std::vector<index_t>{2});
+  CHECK(t.tiles_in(Index{4, 0}, Index{4, 7}).empty());
+  const Tiling irregular({{0, 1, 5, 10}, {0, 7}});
+  CHECK(irregular.grid() == Index{3, 1});
+  CHECK(irregular.tile_at(Index{4, 6}) == 1);
+  CHECK(irregular.to_string() == "Tiling{[0 1 5 10] [0 7]}");
+  CHECK(Tiling::regular(Index{0, 3}, Index{2, 2}).n_tiles() == 0);
+  CHECK(irregular.digest() != t.digest());
+
+  check_error<strata::ShapeError>([] { (void)Tiling({{1, 4}}); }, "Tiling", "[1 4]");
+  check_error<strata::ShapeError>([] { (void)Tiling({{0, 4, 4, 6}}); }, "Tiling", "[0 4 4 6]");
+  check_error<strata::ShapeError>([] { (void)Tiling({}); }, "Tiling", "no axis");
+  check_error<strata::ShapeError>([] { (void)Tiling::regular(Index{4}, Index{0}); },
+                                  "Tiling::regular", "[0]");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)t.tile_at(Index{10, 0});
+      },
+      "Tiling::tile_at", "[10 0]");
+  check_error<strata::IndexError>([&] { (void)t.tile(Index{0, 2}); }, "Tiling::tile", "[0 2]");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)t.tiles_in(Index{0, 0}, Index{11, 1});
+      },
+      "Tiling::tiles_in", "[11 1]");
+}
+
+TEST_CASE("distributions give every tile an owner", "[dist][distribution]") {
+  const Tiling t = Tiling::regular(Index{6, 6}, Index{2, 2});  // 3 x 3 tiles
+  CHECK(Distribution::block().owners(t, 4) == std::vector<int>{0, 0, 1, 1, 2, 2, 3, 3, 3});
+  CHECK(Distribution::block().owners(t, 12) == std::vector<int>{1, 2, 3, 5, 6, 7, 9, 10, 11});
+  CHECK(Distribution::cyclic().owners(t, 4) == std::vector<int>{0, 1, 2, 3, 0, 1, 2, 3, 0});
+  // ScaLAPACK's 2 x 2 process grid: tile (I, J) to process (I mod 2, J mod 2).
+  CHECK(Distribution::block_cyclic(Index{2, 2}).owners(t, 4) ==
+        std::vector<int>{0, 1, 0, 2, 3, 2, 0, 1, 0});
+  const auto diagonal = Distribution::by(
+      [](strata::IndexSpan c) { return static_cast<int>(c[0] == c[1]); }, "diagonal");
+  CHECK(diagonal.owners(t, 2) == std::vector<int>{1, 0, 0, 0, 1, 0, 0, 0, 1});
+  CHECK(diagonal.to_string() == "diagonal");
+
+  const auto too_far = Distribution::by([](strata::IndexSpan) { return 5; }, "five");
+  check_error<strata::IndexError>([&] { (void)too_far.owners(t, 4); }, "Distribution::owners",
+                                  "rank 5");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)Distribution::block_cyclic(Index{2, 2}).owners(t, 3);
+      },
+      "Distribution::owners", "[2 2]");
+  check_error<strata::ShapeError>(
+      [] {
+        (void)Distribution::block_cyclic(Index{0, 2});
+      },
+      "Distribution::block_cyclic", "[0 2]");
+}
+
+TEST_CASE("get reads any box from any rank, across tile owners", "[dist][get]") {
+  const int n = world_size();
+  std::mt19937 shared(20261124);                                  // same on all ranks
+  std::mt19937 mine(static_cast<unsigned>(1000 + world_rank()));  // this rank's own
+  for (int trial = 0; trial < 40; ++trial) {
+    const Tiling tiling = random_tiling(shared);
+    const Distribution d = random_distribution(shared, tiling, n);
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, d);
+    INFO(tiling.to_string() << " " << d.to_string() << " on " << n << " ranks");
+    fill_by_index(a);
+    for (int k = 0; k < 10; ++k) {
+      const auto [lo, hi] = random_box(mine, a.shape());
+      const Tensor<double> got = a.get(lo, hi);
+      CHECK(got.shape() == extents_of(lo, hi));
+      bool right = true;
+      strata::for_each_indexed(strata::seq, got, [&](strata::IndexSpan g, double x) {
+        right = right && x == value_at(g);  // absolute indices of the result are global
+      });
+      CHECK(right);
+      if (got.size() > 0) {
+        CHECK(got.origin() == lo);
+      }
+    }
+    // Every tile this rank owns is a tensor view with global indices, and nothing else is.
+    for (const index_t t : a.local_tiles()) {
+      CHECK(a.owner(t) == a.rank());
+      CHECK(a.tile(t).origin() == tiling.tile_lo(t));
+      CHECK(a.tile(t).shape() == tiling.tile_extents(t));
+      CHECK(a.tile(t).is_contiguous());
+    }
+  }
+}
+
+TEST_CASE("put and accumulate write boxes from strided views, as one process would",
+          "[dist][put]") {
+  const int n = world_size();
+  const int me = world_rank();
+  std::mt19937 shared(77);
+  for (int trial = 0; trial < 25; ++trial) {
+    const Tiling tiling = random_tiling(shared);
+    const Distribution d = random_distribution(shared, tiling, n);
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, d);
+    INFO(tiling.to_string() << " " << d.to_string() << " on " << n << " ranks");
+    fill_by_index(a);
+    Tensor<double> reference(a.shape());  // what one process holds after the same steps
+    strata::for_each_indexed(strata::seq, reference,
+                             [](strata::IndexSpan g, double& x) { x = value_at(g); });
+    // Puts: in turn, one rank writes a random box from a flipped (negative-stride) view.
+    for (int step = 0; step < 6; ++step) {
+      const auto [lo, hi] = random_box(shared, a.shape());
+      const Index e = extents_of(lo, hi);
+      Tensor<double> source(e);
+      double next = 1000 * (step + 1);
+      for (auto&& x : source) {
+        x = next++;
+      }
+      const Tensor<double> flipped = source.reverse({0});  // the values sent
+      if (step % n == me) {
+        a.put(lo, hi, flipped);
+      }
+      if (flipped.size() > 0) {
+        const auto s = box_selectors(lo, hi);
+        reference.select(std::span<const strata::Selector>(s)) = flipped;
+      }
+      a.sync();
+    }
+    // Accumulates: every rank adds its own boxes at once (integers: exact in any order).
+    for (int r = 0; r < n; ++r) {
+      std::mt19937 theirs(static_cast<unsigned>(trial * 100 + r));
+      for (int k = 0; k < 3; ++k) {
+        const auto [lo, hi] = random_box(theirs, a.shape());
+        Tensor<double> add(extents_of(lo, hi));
+        add.fill(static_cast<double>(r + 1));
+        if (r == me) {
+          a.accumulate(lo, hi, add.transpose().transpose());
+        }
+        if (add.size() > 0) {
+          const auto s = box_selectors(lo, hi);
+          const std::span<const strata::Selector> box(s);
+          reference.select(box) = reference.select(box) + add;
+        }
+      }
+    }
+    a.sync();
+    const auto whole = a.gather(0);
+    CHECK(whole.has_value() == (me == 0));
+    if (whole) {
+      CHECK(whole->to_vector() == reference.to_vector());
+    }
+    const Index zero(a.shape().size(), 0);
+    CHECK(a.get(zero, a.shape()).to_vector() == reference.to_vector());
+  }
+}
+
+TEST_CASE("accumulate combines with min, max, product and replace", "[dist][accumulate]") {
+  DistTensor<std::int64_t> a(MPI_COMM_WORLD, Tiling::regular(Index{5, 4}, Index{2, 3}),
+                             Distribution::cyclic());
+  a.fill_local(3);
+  a.sync();
+  const Tensor<std::int64_t> two = Tensor<std::int64_t>::of({2}).broadcast({5, 4}).copy();
+  const Index lo{0, 0};
+  const Index hi{5, 4};
+  if (a.rank() == 0) {
+    a.accumulate(lo, hi, two, strata::dist::Op::product);  // 6
+    a.accumulate(Index{0, 0}, Index{1, 4}, two.select({strata::Range{0, 1}}),
+                 strata::dist::Op::min);  // row 0: 2
+    a.accumulate(Index{4, 0}, Index{5, 4}, two.select({strata::Range{0, 1}}),
+                 strata::dist::Op::replace);  // row 4: 2
+  }
+  a.sync();
+  const Tensor<std::int64_t> got = a.get(lo, hi);
+  CHECK(got.select({0}).to_vector() == std::vector<std::int64_t>{2, 2, 2, 2});
+  CHECK(got.select({2}).to_vector() == std::vector<std::int64_t>{6, 6, 6, 6});
+  CHECK(got.select({4}).to_vector() == std::vector<std::int64_t>{2, 2, 2, 2});
+  a.sync();
+  Tensor<std::int64_t> hundred(Index{1, 1});
+  hundred.fill(100);
+  a.accumulate(Index{1, 1}, Index{2, 2}, hundred, strata::dist::Op::max);
+  a.sync();
+  CHECK(a.get(Index{1, 1}, Index{2, 2}).to_vector() == std::vector<std::int64_t>{100});
+}
+
+TEST_CASE("gather, scatter and redistribute move whole tensors", "[dist][collective]") {
+  const int n = world_size();
+  const Index shape{9, 7};
+  DistTensor<double> rows(MPI_COMM_WORLD, Tiling::regular(shape, Index{(9 + n - 1) / n, 7}),
+                          Distribution::block());
+  fill_by_index(rows);
+  Tensor<double> expected(shape);
+  strata::for_each_indexed(strata::seq, expected,
+                           [](strata::IndexSpan g, double& x) { x = value_at(g); });
+  // Row blocks to column blocks (a distributed transpose of the layout) and back.
+  DistTensor<double> cols =
+      rows.redistribute(Tiling::regular(shape, Index{9, 2}), Distribution::cyclic());
+  bool right = true;
+  for (const index_t t : cols.local_tiles()) {
+    strata::for_each_indexed(strata::seq, cols.tile(t), [&](strata::IndexSpan g, double x) {
+      right = right && x == value_at(g);
+    });
+  }
+  CHECK(right);
+  DistTensor<double> back = cols.redistribute(rows.tiling(), Distribution::block());
+  const Index zero{0, 0};
+  CHECK(back.get(zero, shape).to_vector() == expected.to_vector());
+  // Scatter from the last rank, gather to the first.
+  Tensor<double> whole(shape);
+  if (world_rank() == n - 1) {
+    whole.fill(-1.5);
+  }
+  back.scatter(n - 1, whole);
+  const auto gathered = back.gather(0);
+  if (gathered) {
+    CHECK(gathered->to_vector() == std::vector<double>(63, -1.5));
+  }
+  // A tensor with fewer tiles than ranks: some ranks own nothing and take part all the same.
+  DistTensor<double> one(MPI_COMM_WORLD, Tiling::regular(shape, shape), Distribution::block());
+  CHECK(one.local_tiles().size() == (one.owner(0) == one.rank() ? 1U : 0U));
+  one.scatter(0, expected);
+  CHECK(one.get(zero, shape).to_vector() == expected.to_vector());
+}
+
+TEST_CASE("sum adds tiles in tile order: the same bits on every rank count", "[dist][sum]") {
+  const Tiling tiling({{0, 3, 4, 11}, {0, 2, 9}});
+  const Index shape = tiling.shape();
+  DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  for (const index_t t : a.local_tiles()) {
+    strata::for_each_indexed(strata::seq, a.tile(t), [](index_t i, index_t j, double& x) {
+      x = 0.1 * static_cast<double>(i) + 1.0 / static_cast<double>(j + 3);
+    });
+  }
+  a.sync();
+  // The reference: each tile's row-major sum, then the tiles in order (one process).
+  double reference = 0;
+  for (index_t t = 0; t < tiling.n_tiles(); ++t) {
+    double partial = 0;
+    const Index lo = tiling.tile_lo(t);
+    const Index hi = tiling.tile_hi(t);
+    for (index_t i = lo[0]; i < hi[0]; ++i) {
+      for (index_t j = lo[1]; j < hi[1]; ++j) {
+        partial += 0.1 * static_cast<double>(i) + 1.0 / static_cast<double>(j + 3);
+      }
+    }
+    reference += partial;
+  }
+  const double total = a.sum();
+  CHECK(std::bit_cast<std::uint64_t>(total) == std::bit_cast<std::uint64_t>(reference));
+}
+
+TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing changed",
+          "[dist][errors]") {
+  const int n = world_size();
+  const int me = world_rank();
+  const Index shape{6, 5};
+  DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(shape, Index{4, 2}), Distribution::cyclic());
+  fill_by_index(a);
+  const Index zero{0, 0};
+  const auto before = a.get(zero, shape).to_vector();
+  check_error<strata::IndexError>(
+      [&] {
+        (void)a.get(Index{0, 0}, Index{7, 5});
+      },
+      "DistTensor::get", "[7 5]");
+  check_error<strata::IndexError>([&] { (void)a.get(Index{0}, Index{6}); }, "DistTensor::get",
+                                  "[6]");
+  check_error<strata::IndexError>(
+      [&] {
+        a.put(Index{3, 3}, Index{2, 5}, Tensor<double>(Index{0, 2}));
+      },
+      "DistTensor::put", "[3 3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.put(Index{0, 0}, Index{2, 2}, Tensor<double>(Index{2, 3}));
+      },
+      "DistTensor::put", "[2 3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.accumulate(Index{0, 0}, Index{2, 2}, Tensor<double>(Index{4}));
+      },
+      "DistTensor::accumulate", "[4]");
+  check_error<strata::IndexError>([&] { (void)a.owner(10); }, "DistTensor::owner", "tile 10");
+  if (n > 1) {
+    const index_t other = me == 0 ? 1 : 0;  // tile 0 is rank 0's, tile 1 rank 1's (cyclic)
+    check_error<strata::IndexError>([&] { (void)a.tile(other); }, "DistTensor::tile",
+                                    "owned by rank");
+  }
+  a.sync();
+  CHECK(a.get(zero, shape).to_vector() == before);  // nothing was written
+
+  // Collectives with bad or mismatched arguments throw on every rank (never hang).
+  check_error<strata::IndexError>([&] { (void)a.gather(n); }, "DistTensor::gather", "root");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)a.redistribute(Tiling::regular(Index{6, 6}, Index{3, 3}), Distribution::block());
+      },
+      "DistTensor::redistribute", "[6 6]");
+  const auto nowhere = Distribution::by([n](strata::IndexSpan) { return n; }, "nowhere");
+  check_error<strata::IndexError>(
+      [&] {
+        DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(shape, Index{3, 3}), nowhere);
+      },
+      "Distribution::owners", "does not exist");
+  Tensor<double> wrong(Index{me == 0 ? 5 : 6, 5});
+  if (me == 0) {
+    check_error<strata::ShapeError>([&] { a.scatter(0, wrong); }, "DistTensor::scatter", "[5 5]");
+  } else {
+    check_error<strata::dist::CollectiveError>([&] { a.scatter(0, wrong); }, "DistTensor::scatter",
+                                               "another rank");
+  }
+  CHECK(a.get(zero, shape).to_vector() == before);
+  if (n > 1) {
+    check_error<strata::dist::CollectiveError>([&] { (void)a.gather(me); }, "DistTensor::gather",
+                                               "different arguments");
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(shape, Index{me + 1, 5}),
+                               Distribution::block());
+        },
+        "DistTensor", "different arguments");
+    const auto selfish =
+        Distribution::by([me](strata::IndexSpan) { return me; }, "each rank its own");
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(shape, Index{3, 3}), selfish);
+        },
+        "DistTensor", "different arguments");
+  }
+}

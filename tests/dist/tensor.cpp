@@ -6,10 +6,12 @@
 
 #include "check_error.hpp"
 #include "strata/expr/expr.hpp"
+#include "strata/projection/projections.hpp"
 #include "strata/tensor/for_each_indexed.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <random>
@@ -360,6 +362,112 @@ TEST_CASE("gather, scatter and redistribute move whole tensors", "[dist][collect
   CHECK(one.local_tiles().size() == (one.owner(0) == one.rank() ? 1U : 0U));
   one.scatter(0, expected);
   CHECK(one.get(zero, shape).to_vector() == expected.to_vector());
+}
+
+TEST_CASE("ghost regions hold the neighbours' values, periodic or zero beyond the shape",
+          "[dist][ghosts]") {
+  const int n = world_size();
+  std::mt19937 shared(4242);
+  for (int trial = 0; trial < 30; ++trial) {
+    const int rank = std::uniform_int_distribution<int>(1, 3)(shared);
+    Index shape;
+    Index tile;
+    Index lower;
+    Index upper;
+    for (int k = 0; k < rank; ++k) {
+      tile.push_back(std::uniform_int_distribution<index_t>(2, 4)(shared));
+      shape.push_back(std::uniform_int_distribution<index_t>(1, 9)(shared));
+      lower.push_back(std::uniform_int_distribution<index_t>(0, 2)(shared));
+      upper.push_back(std::uniform_int_distribution<index_t>(0, 2)(shared));
+    }
+    const Tiling tiling = Tiling::regular(shape, tile);
+    // Widths fit the smallest tile (a ragged edge tile may be narrower).
+    for (int k = 0; k < rank; ++k) {
+      const auto& b = tiling.boundaries(k);
+      index_t smallest = shape[static_cast<std::size_t>(k)];
+      for (std::size_t i = 1; i < b.size(); ++i) {
+        smallest = std::min(smallest, b[i] - b[i - 1]);
+      }
+      lower[static_cast<std::size_t>(k)] = std::min(lower[static_cast<std::size_t>(k)], smallest);
+      upper[static_cast<std::size_t>(k)] = std::min(upper[static_cast<std::size_t>(k)], smallest);
+    }
+    const bool periodic = trial % 2 == 1;
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, random_distribution(shared, tiling, n));
+    INFO(tiling.to_string() << " ghosts " << strata::to_string(lower) << " "
+                            << strata::to_string(upper) << (periodic ? " periodic" : " zero"));
+    a.set_ghosts({lower, upper, periodic});
+    fill_by_index(a);
+    a.update_ghosts();
+    bool right = true;
+    for (const index_t t : a.local_tiles()) {
+      const Tensor<const double> g = a.ghosted(t);
+      Index origin = tiling.tile_lo(t);
+      for (std::size_t k = 0; k < origin.size(); ++k) {
+        origin[k] -= lower[k];
+      }
+      right = right && g.origin() == origin;
+      strata::for_each_indexed(strata::seq, g, [&](strata::IndexSpan i, double x) {
+        Index wrapped(i);
+        bool beyond = false;
+        for (std::size_t k = 0; k < wrapped.size(); ++k) {
+          const index_t e = shape[k];
+          beyond = beyond || wrapped[k] < 0 || wrapped[k] >= e;
+          wrapped[k] = ((wrapped[k] % e) + e) % e;
+        }
+        const double expected = beyond && !periodic ? 0.0 : value_at(wrapped);
+        right = right && x == expected;
+      });
+    }
+    CHECK(right);
+  }
+}
+
+TEST_CASE("ghost widths come from an index projection's window", "[dist][ghosts]") {
+  using strata::conv_window_projection;
+  using strata::dist::Ghosts;
+  const Ghosts g = Ghosts::of(conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4, 4});
+  CHECK(g.lower == Index{1, 1});
+  CHECK(g.upper == Index{1, 1});
+  const Ghosts wide = Ghosts::of(conv_window_projection({5}, {1}, {1}, {2}), Index{8}, true);
+  CHECK(wide.lower == Index{2});
+  CHECK(wide.upper == Index{2});
+  CHECK(wide.periodic);
+  const Ghosts causal = Ghosts::of(conv_window_projection({3}, {1}, {1}, {0}), Index{8});
+  CHECK(causal.lower == Index{0});
+  CHECK(causal.upper == Index{2});
+  check_error<strata::ShapeError>(
+      [] {
+        (void)Ghosts::of(conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4});
+      },
+      "Ghosts::of", "[4]");
+
+  const int me = world_rank();
+  DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(Index{6, 6}, Index{3, 2}),
+                       Distribution::cyclic());
+  check_error<strata::LayoutError>([&] { a.update_ghosts(); }, "DistTensor::update_ghosts",
+                                   "set_ghosts");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.set_ghosts({Index{1, 3}, Index{1, 1}, false});
+      },
+      "DistTensor::set_ghosts", "[1 3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.set_ghosts({Index{1}, Index{1}, false});
+      },
+      "DistTensor::set_ghosts", "[1]");
+  if (world_size() > 1) {
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          a.set_ghosts({Index{me % 2, 1}, Index{1, 1}, false});
+        },
+        "DistTensor::set_ghosts", "different arguments");
+    check_error<strata::IndexError>([&] { (void)a.ghosted(me == 0 ? 1 : 0); },
+                                    "DistTensor::ghosted", "owned by rank");
+  }
+  a.set_ghosts({Index{1, 1}, Index{1, 1}, false});
+  a.update_ghosts();
+  CHECK(a.ghosts().lower == Index{1, 1});
 }
 
 TEST_CASE("sum adds tiles in tile order: the same bits on every rank count", "[dist][sum]") {

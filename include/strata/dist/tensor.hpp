@@ -8,6 +8,7 @@
 
 #include "strata/core/error.hpp"
 #include "strata/dist/tiling.hpp"
+#include "strata/projection/zprojection.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <mpi.h>
@@ -35,6 +36,27 @@ enum class Op {
   min,      ///< the smaller
   max,      ///< the larger
   replace,  ///< v (as put, but element-wise atomic with other accumulates)
+};
+
+/// Ghost (halo) widths around every tile: `lower[k]` cells before and `upper[k]` after the
+/// tile along axis k, and what lies beyond the global shape.
+struct Ghosts {
+  Index lower;            ///< cells before each tile, per axis
+  Index upper;            ///< cells after each tile, per axis
+  bool periodic = false;  ///< beyond the shape: wrap around (true) or zeros (false)
+
+  /// The ghosts a tile needs when it is read through @p reads: how far the region the
+  /// projection gives for a block reaches beyond the block (a 3 x 3 convolution window with
+  /// padding 1 gives 1 cell on every side).
+  /// @param reads a projection from the tile's index space to the tensor it reads (index rank =
+  ///        tensor rank)
+  /// @param block a block's extents (any block: the widths of a linear projection do not
+  ///        depend on where the block sits)
+  /// @param periodic what lies beyond the shape
+  /// @return the widths
+  /// @throws ShapeError for a projection of other ranks or one whose region does not contain
+  ///         the block
+  static Ghosts of(const ZProjection& reads, IndexSpan block, bool periodic = false);
 };
 
 namespace detail {
@@ -254,6 +276,27 @@ class DistTensor {
   /// @return the new tensor
   /// @throws ShapeError for a tiling of another shape; CollectiveError for different arguments
   [[nodiscard]] DistTensor redistribute(Tiling tiling, Distribution distribution) const;
+  /// Gives every local tile a ghost region (collective: the same widths on every rank); the
+  /// ghosts hold zeros until update_ghosts().
+  /// @param ghosts the widths, each at most the smallest tile extent along its axis
+  /// @throws ShapeError for widths of the wrong rank, negative, or wider than a tile;
+  ///         CollectiveError for different widths on different ranks
+  void set_ghosts(Ghosts ghosts);
+  /// Fills every local tile's ghost region from the tiles around it (collective, one-sided:
+  /// only the ghost cells travel), after a sync() so that every rank's writes are seen.
+  /// @throws LayoutError when set_ghosts() was not called
+  void update_ghosts();
+  /// A local tile with its ghost region, read-only, with global absolute indices (`origin()` is
+  /// the tile's first index minus the lower widths: -1 for the first tile under width 1).
+  /// @param t a tile this rank owns
+  /// @return the view (valid until the next set_ghosts() or the tensor's end)
+  /// @throws IndexError for a tile owned by another rank; LayoutError when set_ghosts() was not
+  ///         called
+  [[nodiscard]] Tensor<const T> ghosted(index_t t) const;
+  /// The ghost widths (empty lists when none were set).
+  /// @return the widths
+  [[nodiscard]] const Ghosts& ghosts() const noexcept { return ghosts_; }
+
   /// The sum of all elements, the same on every rank and for every number of ranks: each
   /// tile is summed row-major, then the tiles' sums are added in tile order (collective).
   /// @return the sum
@@ -264,6 +307,8 @@ class DistTensor {
   void transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in, Tensor<T>* out,
                 Op op) const;
   void release() noexcept;
+  void get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const;
+  [[nodiscard]] std::size_t local_position(std::string_view operation, index_t t) const;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
@@ -276,6 +321,8 @@ class DistTensor {
   T* storage_ = nullptr;               // this rank's tiles, one after another (the window's memory)
   index_t local_size_ = 0;
   MPI_Win window_ = MPI_WIN_NULL;
+  Ghosts ghosts_;
+  std::vector<Tensor<T>> ghosted_;  // per local tile: the tile and its ghosts
 };
 
 }  // namespace strata::dist

@@ -115,7 +115,9 @@ DistTensor<T>::DistTensor(DistTensor&& other) noexcept
       local_(std::move(other.local_)),
       storage_(std::exchange(other.storage_, nullptr)),
       local_size_(std::exchange(other.local_size_, 0)),
-      window_(std::exchange(other.window_, MPI_WIN_NULL)) {}
+      window_(std::exchange(other.window_, MPI_WIN_NULL)),
+      ghosts_(std::move(other.ghosts_)),
+      ghosted_(std::move(other.ghosted_)) {}
 
 template <class T>
 DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
@@ -132,6 +134,8 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
     storage_ = std::exchange(other.storage_, nullptr);
     local_size_ = std::exchange(other.local_size_, 0);
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
+    ghosts_ = std::move(other.ghosts_);
+    ghosted_ = std::move(other.ghosted_);
   }
   return *this;
 }
@@ -216,6 +220,13 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor
 }
 
 template <class T>
+void DistTensor<T>::get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const {
+  if (out.size() > 0) {
+    transfer(Kind::get, lo, hi, nullptr, &out, Op::replace);
+  }
+}
+
+template <class T>
 Tensor<T> DistTensor<T>::get(IndexSpan lo, IndexSpan hi) const {
   detail::check_box("DistTensor::get", lo, hi, shape());
   Index extents(lo.size(), 0);
@@ -223,10 +234,136 @@ Tensor<T> DistTensor<T>::get(IndexSpan lo, IndexSpan hi) const {
     extents[k] = hi[k] - lo[k];
   }
   Tensor<T> out(extents);
-  if (out.size() > 0) {
-    transfer(Kind::get, lo, hi, nullptr, &out, Op::replace);
-  }
+  get_into(lo, hi, out);
   return out.with_origin(lo);
+}
+
+template <class T>
+std::size_t DistTensor<T>::local_position(std::string_view operation, index_t t) const {
+  const auto it = std::lower_bound(local_.begin(), local_.end(), t);
+  if (it == local_.end() || *it != t) {
+    strata::detail::fail<IndexError>(operation, "tile ", t, " is owned by rank ", owner(t),
+                                     ", not by rank ", rank_);
+  }
+  return static_cast<std::size_t>(it - local_.begin());
+}
+
+template <class T>
+void DistTensor<T>::set_ghosts(Ghosts ghosts) {
+  std::uint64_t digest = ghosts.periodic ? 1U : 0U;
+  for (const index_t w : ghosts.lower) {
+    digest = detail::mix(digest, static_cast<std::uint64_t>(w));
+  }
+  for (const index_t w : ghosts.upper) {
+    digest = detail::mix(digest, static_cast<std::uint64_t>(w) + 7U);
+  }
+  detail::agree(comm_, "DistTensor::set_ghosts", digest);
+  const auto rank = static_cast<std::size_t>(tiling_.rank());
+  bool valid = ghosts.lower.size() == rank && ghosts.upper.size() == rank;
+  for (std::size_t k = 0; valid && k < rank; ++k) {
+    const auto& b = tiling_.boundaries(static_cast<int>(k));
+    index_t smallest = b.size() > 1 ? b[1] - b[0] : 0;
+    for (std::size_t i = 1; i < b.size(); ++i) {
+      smallest = std::min(smallest, b[i] - b[i - 1]);
+    }
+    valid = ghosts.lower[k] >= 0 && ghosts.upper[k] >= 0 &&
+            (b.size() < 2 || (ghosts.lower[k] <= smallest && ghosts.upper[k] <= smallest));
+  }
+  if (!valid) {
+    strata::detail::fail<ShapeError>(
+        "DistTensor::set_ghosts", "widths ", to_string(ghosts.lower), " below and ",
+        to_string(ghosts.upper), " above for ", tiling_.to_string(),
+        ": one width >= 0 per axis, at most the smallest tile along it");
+  }
+  ghosts_ = std::move(ghosts);
+  ghosted_.clear();
+  for (const index_t t : local_) {
+    Index extents = tiling_.tile_extents(t);
+    Index origin = tiling_.tile_lo(t);
+    for (std::size_t k = 0; k < rank; ++k) {
+      extents[k] += ghosts_.lower[k] + ghosts_.upper[k];
+      origin[k] -= ghosts_.lower[k];
+    }
+    ghosted_.push_back(Tensor<T>(extents).with_origin(origin));
+  }
+}
+
+template <class T>
+void DistTensor<T>::update_ghosts() {
+  if (ghosts_.lower.empty()) {
+    strata::detail::fail<LayoutError>("DistTensor::update_ghosts",
+                                      "no ghosts: call set_ghosts() first");
+  }
+  sync();  // every rank's writes are visible
+  const Index extent = shape();
+  const std::size_t rank = extent.size();
+  for (std::size_t n = 0; n < local_.size(); ++n) {
+    const index_t t = local_[n];
+    const Index lo = tiling_.tile_lo(t);
+    const Index hi = tiling_.tile_hi(t);
+    Tensor<T>& g = ghosted_[n];
+    // Each of the 3^rank parts around the tile (below, inside, above along every axis); the
+    // inside part is the tile itself.
+    Index part(rank, 0);
+    while (true) {
+      bool inside = true;
+      bool empty = false;
+      bool outside = false;  // beyond the shape on a non-periodic axis: stays zero
+      Index from(rank, 0);   // the part's box, global (wrapped when periodic)
+      Index to(rank, 0);
+      std::vector<Selector> where;  // the part inside the ghosted tensor
+      for (std::size_t k = 0; k < rank; ++k) {
+        index_t a = lo[k];
+        index_t b = hi[k];
+        if (part[k] == 0) {
+          a = lo[k] - ghosts_.lower[k];
+          b = lo[k];
+        } else if (part[k] == 2) {
+          a = hi[k];
+          b = hi[k] + ghosts_.upper[k];
+        }
+        inside = inside && part[k] == 1;
+        empty = empty || a == b;
+        index_t shift = 0;
+        if (a < 0 || b > extent[k]) {  // the whole part is beyond (widths <= tile extents)
+          outside = outside || !ghosts_.periodic;
+          shift = a < 0 ? extent[k] : -extent[k];
+        }
+        from[k] = a + shift;
+        to[k] = b + shift;
+        const index_t offset = a - (lo[k] - ghosts_.lower[k]);
+        where.emplace_back(Range{offset, offset + (b - a)});
+      }
+      if (!empty && !outside) {
+        Tensor<T> destination = g.select(std::span<const Selector>(where));
+        if (inside) {
+          destination.assign(tile(t));
+        } else {
+          get_into(from, to, destination);
+        }
+      }
+      std::size_t k = rank;
+      while (k-- > 0) {
+        if (++part[k] < 3) {
+          break;
+        }
+        part[k] = 0;
+      }
+      if (k == static_cast<std::size_t>(-1)) {
+        break;
+      }
+    }
+  }
+  MPI_Barrier(comm_);  // no rank changes its tiles before every rank has read its ghosts
+}
+
+template <class T>
+Tensor<const T> DistTensor<T>::ghosted(index_t t) const {
+  const std::size_t n = local_position("DistTensor::ghosted", t);
+  if (ghosts_.lower.empty()) {
+    strata::detail::fail<LayoutError>("DistTensor::ghosted", "no ghosts: call set_ghosts() first");
+  }
+  return ghosted_[n];
 }
 
 namespace detail {

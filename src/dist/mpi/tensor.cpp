@@ -1,6 +1,36 @@
 #include "strata/dist/tensor.hpp"
 
 #include <array>
+#include <utility>
+
+namespace strata::dist {
+
+Ghosts Ghosts::of(const ZProjection& reads, IndexSpan block, bool periodic) {
+  if (reads.index_rank() != reads.tensor_rank() ||
+      std::cmp_not_equal(block.size(), reads.index_rank())) {
+    strata::detail::fail<ShapeError>("Ghosts::of", "a projection of index rank ",
+                                     reads.index_rank(), " and tensor rank ", reads.tensor_rank(),
+                                     " for blocks ", to_string(block), ": the ranks must agree");
+  }
+  const Index zero(block.size(), 0);
+  const ZRange region = reads.apply(ZRange(zero, block));
+  Ghosts g;
+  g.periodic = periodic;
+  for (std::size_t k = 0; k < block.size(); ++k) {
+    const index_t below = -region.start()[k];
+    const index_t above = region.end()[k] - block[k];
+    if (below < 0 || above < 0) {
+      strata::detail::fail<ShapeError>("Ghosts::of", "the region ", to_string(region.start()),
+                                       " to ", to_string(region.end()), " of the block ",
+                                       to_string(block), " does not contain the block");
+    }
+    g.lower.push_back(below);
+    g.upper.push_back(above);
+  }
+  return g;
+}
+
+}  // namespace strata::dist
 
 namespace strata::dist::detail {
 

@@ -226,6 +226,26 @@ TEST_CASE("get reads any box from any rank, across tile owners", "[dist][get]") 
         CHECK(got.origin() == lo);
       }
     }
+    // get into an existing view: a transposed slice of a larger tensor, written through.
+    {
+      const auto [lo, hi] = random_box(mine, a.shape());
+      if (lo.size() == 2) {
+        Tensor<double> big({hi[1] - lo[1] + 2, hi[0] - lo[0] + 3});
+        big.fill(-7.0);
+        auto target =
+            big.select({strata::Range{1, 1 + hi[1] - lo[1]}, strata::Range{2, 2 + hi[0] - lo[0]}})
+                .transpose();
+        a.get(lo, hi, target);
+        bool same = true;
+        for (index_t i = 0; i < hi[0] - lo[0]; ++i) {
+          for (index_t j = 0; j < hi[1] - lo[1]; ++j) {
+            same = same && big(1 + j, 2 + i) == value_at(Index{lo[0] + i, lo[1] + j});
+          }
+        }
+        CHECK(same);
+        CHECK(big(0, 0) == -7.0);  // outside the view: untouched
+      }
+    }
     // Every tile this rank owns is a tensor view with global indices, and nothing else is.
     for (const index_t t : a.local_tiles()) {
       CHECK(a.owner(t) == a.rank());
@@ -529,6 +549,19 @@ TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing c
       },
       "DistTensor::accumulate", "[4]");
   check_error<strata::IndexError>([&] { (void)a.owner(10); }, "DistTensor::owner", "tile 10");
+  Tensor<double> into(Index{2, 2});
+  into.fill(5.0);
+  check_error<strata::ShapeError>(
+      [&] {
+        a.get(Index{0, 0}, Index{2, 3}, into);
+      },
+      "DistTensor::get", "[2 2]");
+  check_error<strata::LayoutError>(
+      [&] {
+        a.get(Index{0, 0}, Index{2, 2}, into.select({0}).unsqueeze(0).broadcast({2, 2}));
+      },
+      "DistTensor::get", "share addresses");
+  CHECK(into.to_vector() == std::vector<double>(4, 5.0));
   if (n > 1) {
     const index_t other = me == 0 ? 1 : 0;  // tile 0 is rank 0's, tile 1 rank 1's (cyclic)
     check_error<strata::IndexError>([&] { (void)a.tile(other); }, "DistTensor::tile",

@@ -236,6 +236,16 @@ class DistTensor {
   /// @return a dense row-major tensor of extents `hi - lo` with absolute indices from @p lo
   /// @throws IndexError for a box outside the shape (nothing transferred)
   [[nodiscard]] Tensor<T> get(IndexSpan lo, IndexSpan hi) const;
+  /// Reads the box `[lo, hi)` into an existing tensor or view (one-sided, as GA's `NGA_Get`
+  /// into the caller's buffer: no allocation; any strided view, a slice of a larger array or a
+  /// transposed view included).
+  /// @param lo the first global index
+  /// @param hi one past the last
+  /// @param into a writable tensor of extents `hi - lo` (written through: a view's parent sees
+  ///        the values)
+  /// @throws IndexError for a box outside the shape; ShapeError for @p into of other extents;
+  ///         LayoutError for a view whose indices share addresses (nothing transferred)
+  void get(IndexSpan lo, IndexSpan hi, Tensor<T> into) const;
   /// Writes @p values into the box `[lo, hi)` (one-sided; any strided view of values).
   /// @param lo the first global index
   /// @param hi one past the last

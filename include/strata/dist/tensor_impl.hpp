@@ -239,6 +239,31 @@ Tensor<T> DistTensor<T>::get(IndexSpan lo, IndexSpan hi) const {
 }
 
 template <class T>
+void DistTensor<T>::get(IndexSpan lo, IndexSpan hi, Tensor<T> into) const {
+  detail::check_box("DistTensor::get", lo, hi, shape());
+  Index extents(lo.size(), 0);
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    extents[k] = hi[k] - lo[k];
+  }
+  if (into.shape() != extents) {
+    strata::detail::fail<ShapeError>("DistTensor::get", "a tensor of shape ",
+                                     to_string(into.shape()), " for the box [", to_string(lo), ", ",
+                                     to_string(hi), ") of shape ", to_string(extents));
+  }
+  if (into.dims().aliases()) {
+    strata::detail::fail<LayoutError>(
+        "DistTensor::get",
+        "a view whose indices share addresses (a broadcast view, repeated "
+        "index-array entries or overlapping strides) cannot receive the box");
+  }
+  if (into.size() > 0 && into.data() == nullptr) {  // not strided over one array: via a copy
+    into.assign(get(lo, hi));
+    return;
+  }
+  get_into(lo, hi, into);
+}
+
+template <class T>
 std::size_t DistTensor<T>::local_position(std::string_view operation, index_t t) const {
   const auto it = std::lower_bound(local_.begin(), local_.end(), t);
   if (it == local_.end() || *it != t) {

@@ -1,0 +1,205 @@
+// Benchmarks for distributed tensors (strata/dist): get / put of square patches that cross tile
+// owners, strata's DistTensor against the same transfers written by hand with MPI (a window of
+// the same layout, MPI_Type_create_subarray on both sides, one MPI_Get / MPI_Put per tile,
+// MPI_Win_flush per owner). Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0
+// runs the benchmarks (one-sided: the other ranks only wait), the others wait in a barrier.
+#include "strata/dist/tensor.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using strata::Index;
+using strata::index_t;
+using strata::Tensor;
+using namespace strata::dist;
+
+constexpr index_t kN = 4096;     // 4096 x 4096 doubles: 128 MiB over the ranks
+constexpr index_t kTile = 1024;  // 4 x 4 tiles, block-cyclic over 2 x 2 ranks
+constexpr index_t kAt = 100;     // patches start at (100, 100): they cross tile owners
+
+DistTensor<double>* g_strata = nullptr;
+
+/// The hand-written peer: the same tiles, owners and window layout, computed by hand.
+struct Hand {
+  int ranks = 1;
+  MPI_Win window = MPI_WIN_NULL;
+  double* base = nullptr;
+  std::vector<int> owner;       // per tile
+  std::vector<MPI_Aint> first;  // per tile: its first element in its owner's window
+  static constexpr index_t grid = kN / kTile;
+
+  explicit Hand(MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    std::vector<MPI_Aint> used(static_cast<std::size_t>(ranks), 0);
+    for (index_t t = 0; t < grid * grid; ++t) {
+      const index_t I = t / grid;
+      const index_t J = t % grid;
+      const int o =
+          ranks == 4 ? static_cast<int>((I % 2) * 2 + J % 2) : static_cast<int>(t % ranks);
+      owner.push_back(o);
+      first.push_back(used[static_cast<std::size_t>(o)]);
+      used[static_cast<std::size_t>(o)] += kTile * kTile;
+    }
+    MPI_Win_allocate(std::max<MPI_Aint>(used[static_cast<std::size_t>(rank)], 1) *
+                         static_cast<MPI_Aint>(sizeof(double)),
+                     sizeof(double), MPI_INFO_NULL, comm, &base, &window);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+  }
+  ~Hand() {
+    MPI_Win_unlock_all(window);
+    MPI_Win_free(&window);
+  }
+  Hand(const Hand&) = delete;
+  Hand& operator=(const Hand&) = delete;
+
+  /// Gets (or puts) the patch [lo, lo + size)^2 into (from) a dense size x size array.
+  void transfer(double* patch, index_t lo, index_t size, bool get) const {
+    std::vector<int> touched;
+    const index_t hi = lo + size;
+    for (index_t I = lo / kTile; I <= (hi - 1) / kTile; ++I) {
+      for (index_t J = lo / kTile; J <= (hi - 1) / kTile; ++J) {
+        const index_t r0 = std::max(lo, I * kTile);
+        const index_t r1 = std::min(hi, (I + 1) * kTile);
+        const index_t c0 = std::max(lo, J * kTile);
+        const index_t c1 = std::min(hi, (J + 1) * kTile);
+        const int sub[2] = {static_cast<int>(r1 - r0), static_cast<int>(c1 - c0)};
+        const int whole_patch[2] = {static_cast<int>(size), static_cast<int>(size)};
+        const int at_patch[2] = {static_cast<int>(r0 - lo), static_cast<int>(c0 - lo)};
+        const int whole_tile[2] = {static_cast<int>(kTile), static_cast<int>(kTile)};
+        const int at_tile[2] = {static_cast<int>(r0 - I * kTile), static_cast<int>(c0 - J * kTile)};
+        MPI_Datatype origin;
+        MPI_Datatype target;
+        MPI_Type_create_subarray(2, whole_patch, sub, at_patch, MPI_ORDER_C, MPI_DOUBLE, &origin);
+        MPI_Type_create_subarray(2, whole_tile, sub, at_tile, MPI_ORDER_C, MPI_DOUBLE, &target);
+        MPI_Type_commit(&origin);
+        MPI_Type_commit(&target);
+        const auto t = static_cast<std::size_t>(I * grid + J);
+        if (get) {
+          MPI_Get(patch, 1, origin, owner[t], first[t], 1, target, window);
+        } else {
+          MPI_Put(patch, 1, origin, owner[t], first[t], 1, target, window);
+        }
+        MPI_Type_free(&origin);
+        MPI_Type_free(&target);
+        touched.push_back(owner[t]);
+      }
+    }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (const int o : touched) {
+      MPI_Win_flush(o, window);
+    }
+  }
+};
+
+Hand* g_hand = nullptr;
+
+void set_bytes(benchmark::State& state, index_t side) {
+  state.SetBytesProcessed(state.iterations() * side * side * static_cast<int64_t>(sizeof(double)));
+}
+
+void get_hand(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side));
+  for (auto _ : state) {
+    g_hand->transfer(patch.data(), kAt, side, true);
+    benchmark::DoNotOptimize(patch.data());
+  }
+  set_bytes(state, side);
+}
+
+void get_strata(benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  for (auto _ : state) {
+    Tensor<double> patch = g_strata->get(lo, hi);
+    benchmark::DoNotOptimize(patch.data());
+  }
+  set_bytes(state, side);
+}
+
+void get_strata_into(benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  Tensor<double> patch({side, side});
+  for (auto _ : state) {
+    g_strata->get(lo, hi, patch);
+    benchmark::DoNotOptimize(patch.data());
+  }
+  set_bytes(state, side);
+}
+
+void put_hand(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
+  for (auto _ : state) {
+    g_hand->transfer(patch.data(), kAt, side, false);
+  }
+  set_bytes(state, side);
+}
+
+void put_strata(benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  Tensor<double> patch({side, side});
+  patch.fill(1.0);
+  for (auto _ : state) {
+    g_strata->put(lo, hi, patch);
+  }
+  set_bytes(state, side);
+}
+
+// Patch sides: 16^2 doubles = 2 KiB, 128^2 = 128 KiB, 512^2 = 2 MiB, 2048^2 = 32 MiB,
+// 2896^2 = 64 MiB. One task per size ("get_2KiB"), its baseline the hand-written MPI.
+void register_all() {
+  const std::pair<index_t, const char*> sizes[] = {
+      {16, "2KiB"}, {128, "128KiB"}, {512, "2MiB"}, {2048, "32MiB"}, {2896, "64MiB"}};
+  using Function = void (*)(benchmark::State&, index_t);
+  const std::pair<const char*, Function> variants[] = {{"get_%s/hand_mpi", get_hand},
+                                                       {"get_%s/strata_into", get_strata_into},
+                                                       {"get_%s/strata_new_tensor", get_strata},
+                                                       {"put_%s/hand_mpi", put_hand},
+                                                       {"put_%s/strata", put_strata}};
+  for (const auto& [pattern, function] : variants) {
+    for (const auto& [side, label] : sizes) {
+      std::string name(pattern);
+      name.replace(name.find("%s"), 2, label);
+      benchmark::RegisterBenchmark(name.c_str(), function, side)
+          ->Unit(benchmark::kMicrosecond)
+          ->UseRealTime();
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  int ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  {
+    const Distribution d =
+        ranks == 4 ? Distribution::block_cyclic(Index{2, 2}) : Distribution::cyclic();
+    DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(Index{kN, kN}, Index{kTile, kTile}), d);
+    Hand hand(MPI_COMM_WORLD);
+    g_strata = &a;
+    g_hand = &hand;
+    if (rank == 0) {
+      register_all();
+      benchmark::Initialize(&argc, argv);
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
+  MPI_Finalize();
+  return 0;
+}

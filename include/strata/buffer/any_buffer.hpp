@@ -65,7 +65,7 @@ class AnyBuffer {
   /// Element @p address (unchecked).
   /// @param address in [0, size())
   /// @return the element
-  [[nodiscard, gnu::pure]] T read(index_t address) const { return model_->read(address); }
+  [[nodiscard]] T read(index_t address) const { return model_->read(address); }
   /// Writes element @p address (unchecked address).
   /// @param address in [0, size())
   /// @param value the new element
@@ -105,7 +105,7 @@ class AnyBuffer {
   /// @param storage a non-null identity()
   /// @param address in [0, size())
   /// @return the element
-  [[nodiscard, gnu::pure]] static T read_at(const void* storage, index_t address) {
+  [[nodiscard]] static T read_at(const void* storage, index_t address) {
     return static_cast<const Concept*>(storage)->read(address);
   }
   /// Writes element @p address of the storage whose identity() is @p storage (see read_at).

@@ -104,11 +104,11 @@ struct SlowRead {
 };
 
 /// The slow path of a read: a buffer without an array. Out of line, cold and `noexcept` (see
-/// pending_exception); declared pure (its only side effect, parking an exception, is followed
-/// by rethrowing it), so loops that contain it still keep the tensor's fields in registers.
+/// pending_exception). Not declared pure, nor is AnyBuffer::read_at: clang takes `pure` to mean
+/// "cannot throw" and drops the handler, so a user buffer's exception would end the program.
 template <class T>
-[[nodiscard, gnu::noinline, gnu::cold, gnu::pure]] SlowRead<T> read_slowly(
-    const void* storage, index_t address) noexcept {
+[[nodiscard, gnu::noinline, gnu::cold]] SlowRead<T> read_slowly(const void* storage,
+                                                                index_t address) noexcept {
   try {
     return {AnyBuffer<T>::read_at(storage, address), true};
   } catch (...) {

@@ -720,6 +720,17 @@ void distributed() {
     std::cout << "after accumulate(+1000) on [0 0]..[2 2): a(1, 1) = "
               << a.get(Index{1, 1}, Index{2, 2})(0, 0) << "; sum() = " << a.sum()
               << " (tiles added in tile order: the same for any number of ranks)\n";
+    // Ghost cells for a 3 x 3 stencil, sized by the window's index projection.
+    a.set_ghosts(
+        Ghosts::of(strata::conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4, 3}));
+    a.update_ghosts();
+    if (a.owner(0) == a.rank()) {
+      const strata::Tensor<const double> ghosted = a.ghosted(0);
+      std::cout << "tile 0 with one ghost cell around it: origin "
+                << strata::to_string(ghosted.origin()) << ", shape "
+                << strata::to_string(ghosted.shape()) << ", (-1, -1) holds " << ghosted(0, 0)
+                << " (zero beyond the grid), (0, 3) holds " << ghosted(1, 4) << " (from tile 1)\n";
+    }
     DistTensor<double> columns =
         a.redistribute(Tiling::regular(Index{6, 8}, Index{6, 2}), Distribution::block());
     std::cout << "redistributed to column blocks " << columns.tiling().to_string()

@@ -2,6 +2,7 @@
 
 #include "strata/core/checked.hpp"
 #include "strata/core/error.hpp"
+#include "strata/shape/smooth.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -208,23 +209,13 @@ std::vector<index_t> Tiling::tiles_in(IndexSpan lo, IndexSpan hi) const {
   }
   std::vector<index_t> out;
   Index c(lo.size(), 0);
-  while (true) {
+  do {
     Index coordinates(lo.size(), 0);
     for (std::size_t k = 0; k < lo.size(); ++k) {
       coordinates[k] = first[k] + c[k];
     }
     out.push_back(tile(coordinates));
-    std::size_t k = lo.size();
-    while (k-- > 0) {
-      if (++c[k] < count[k]) {
-        break;
-      }
-      c[k] = 0;
-    }
-    if (k == static_cast<std::size_t>(-1)) {
-      break;
-    }
-  }
+  } while (strata::detail::smooth_advance(count, c));
   return out;
 }
 

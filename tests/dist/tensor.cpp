@@ -168,6 +168,9 @@ TEST_CASE("a tiling cuts the index space into tiles, ragged or irregular", "[dis
       },
       "Tiling::tile_at", "[10 0]");
   check_error<strata::IndexError>([&] { (void)t.tile(Index{0, 2}); }, "Tiling::tile", "[0 2]");
+  check_error<strata::IndexError>([&] { (void)t.coordinates(6); }, "Tiling::coordinates", "tile 6");
+  check_error<strata::IndexError>([&] { (void)t.tile_lo(-1); }, "Tiling::coordinates", "tile -1");
+  check_error<strata::IndexError>([&] { (void)t.boundaries(2); }, "Tiling::boundaries", "axis 2");
   check_error<strata::IndexError>(
       [&] {
         (void)t.tiles_in(Index{0, 0}, Index{11, 1});

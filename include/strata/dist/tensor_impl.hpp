@@ -3,6 +3,7 @@
 #pragma once
 
 #include "strata/dist/tensor.hpp"
+#include "strata/shape/smooth.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -329,8 +330,9 @@ void DistTensor<T>::update_ghosts() {
     Tensor<T>& g = ghosted_[n];
     // Each of the 3^rank parts around the tile (below, inside, above along every axis); the
     // inside part is the tile itself.
+    const Index three(rank, 3);
     Index part(rank, 0);
-    while (true) {
+    do {
       bool inside = true;
       bool empty = false;
       bool outside = false;  // beyond the shape on a non-periodic axis: stays zero
@@ -367,17 +369,7 @@ void DistTensor<T>::update_ghosts() {
           get_into(from, to, destination);
         }
       }
-      std::size_t k = rank;
-      while (k-- > 0) {
-        if (++part[k] < 3) {
-          break;
-        }
-        part[k] = 0;
-      }
-      if (k == static_cast<std::size_t>(-1)) {
-        break;
-      }
-    }
+    } while (strata::detail::smooth_advance(three, part));
   }
   MPI_Barrier(comm_);  // no rank changes its tiles before every rank has read its ghosts
 }

@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
+#include <limits>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -520,6 +522,144 @@ TEST_CASE("sum adds tiles in tile order: the same bits on every rank count", "[d
   CHECK(std::bit_cast<std::uint64_t>(total) == std::bit_cast<std::uint64_t>(reference));
 }
 
+TEST_CASE("reductions along axes agree with a one-process loop on random tilings",
+          "[dist][reduce]") {
+  std::mt19937 rng(2026);
+  for (int round = 0; round < 40; ++round) {
+    const Tiling tiling = random_tiling(rng);
+    const Distribution distribution = random_distribution(rng, tiling, world_size());
+    const Index shape = tiling.shape();
+    const auto rank = static_cast<std::size_t>(tiling.rank());
+    // A random set of axes, in random order, some counted from the end.
+    Index axes;
+    for (std::size_t k = 0; k < rank; ++k) {
+      if (std::uniform_int_distribution<int>(0, 1)(rng) == 1) {
+        const bool from_end = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+        axes.push_back(from_end ? static_cast<index_t>(k) - static_cast<index_t>(rank)
+                                : static_cast<index_t>(k));
+      }
+    }
+    std::shuffle(axes.begin(), axes.end(), rng);
+    const bool keepdims = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+    std::vector<bool> reduced(rank, false);
+    for (const index_t a : axes) {
+      reduced[static_cast<std::size_t>(a < 0 ? a + static_cast<index_t>(rank) : a)] = true;
+    }
+    // Powers of two: their sums and products are exact in any order.
+    const auto value = [](strata::IndexSpan g) {
+      index_t s = 0;
+      for (const index_t x : g) {
+        s += x;
+      }
+      return std::ldexp(1.0, static_cast<int>(s % 4) - 1);  // 1/2, 1, 2 or 4
+    };
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, distribution);
+    for (const index_t t : a.local_tiles()) {
+      strata::for_each_indexed(strata::seq, a.tile(t),
+                               [&](strata::IndexSpan g, double& x) { x = value(g); });
+    }
+    a.sync();
+    // The reference: every global index visited once, folded into its output element.
+    Index out_shape;
+    Index kept_shape;
+    for (std::size_t k = 0; k < rank; ++k) {
+      kept_shape.push_back(reduced[k] ? 1 : shape[k]);
+      if (!reduced[k] || keepdims) {
+        out_shape.push_back(reduced[k] ? 1 : shape[k]);
+      }
+    }
+    index_t out_size = 1;
+    for (const index_t e : kept_shape) {
+      out_size *= e;
+    }
+    std::vector<double> sums(static_cast<std::size_t>(out_size), 0.0);
+    std::vector<double> prods(sums.size(), 1.0);
+    std::vector<double> mins(sums.size(), std::numeric_limits<double>::infinity());
+    std::vector<double> maxs(sums.size(), -std::numeric_limits<double>::infinity());
+    index_t total = 1;
+    for (const index_t e : shape) {
+      total *= e;
+    }
+    Index g(rank, 0);
+    for (index_t n = 0; n < total; ++n) {
+      index_t o = 0;
+      for (std::size_t k = 0; k < rank; ++k) {
+        o = o * kept_shape[k] + (reduced[k] ? 0 : g[k]);
+      }
+      const double x = value(g);
+      const auto u = static_cast<std::size_t>(o);
+      sums[u] += x;
+      prods[u] *= x;
+      mins[u] = std::min(mins[u], x);
+      maxs[u] = std::max(maxs[u], x);
+      for (std::size_t k = rank; k-- > 0;) {
+        if (++g[k] < shape[k]) {
+          break;
+        }
+        g[k] = 0;
+      }
+    }
+    INFO(tiling.to_string() << " axes " << strata::to_string(axes) << " keepdims " << keepdims);
+    const Tensor<double> s = a.sum(axes, keepdims);
+    const Tensor<double> p = a.prod(axes, keepdims);
+    const Tensor<double> lo = a.min(axes, keepdims);
+    const Tensor<double> hi = a.max(axes, keepdims);
+    CHECK(s.shape() == out_shape);
+    CHECK(lo.shape() == out_shape);
+    CHECK(s.to_vector() == sums);
+    CHECK(p.to_vector() == prods);
+    CHECK(lo.to_vector() == mins);
+    CHECK(hi.to_vector() == maxs);
+  }
+}
+
+TEST_CASE("reductions along axes give the same bits for any rank count and distribution",
+          "[dist][reduce]") {
+  const Tiling tiling({{0, 3, 4, 11}, {0, 2, 9}, {0, 5, 6}});
+  const auto fill = [](DistTensor<double>& a) {
+    for (const index_t t : a.local_tiles()) {
+      strata::for_each_indexed(strata::seq, a.tile(t), [](index_t i, index_t j, index_t k,
+                                                          double& x) {
+        x = 0.1 * static_cast<double>(i) + 1.0 / static_cast<double>(j + 3) +
+            std::sqrt(static_cast<double>(k + 1));
+      });
+    }
+    a.sync();
+  };
+  const auto bits = [](const Tensor<double>& t) {
+    std::vector<std::uint64_t> b;
+    for (const double x : t.to_vector()) {
+      b.push_back(std::bit_cast<std::uint64_t>(x));
+    }
+    return b;
+  };
+  DistTensor<double> cyclic(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  DistTensor<double> scrambled(MPI_COMM_WORLD, tiling,
+                               Distribution::by(
+                                   [n = world_size()](strata::IndexSpan c) {
+                                     return static_cast<int>((5 * c[0] + 3 * c[1] + c[2]) % n);
+                                   },
+                                   "scrambled"));
+  fill(cyclic);
+  fill(scrambled);
+  // One rank alone (its own communicator) computes the one-process answer.
+  MPI_Comm alone = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() == 0 ? 0 : MPI_UNDEFINED, 0, &alone);
+  for (const Index& axes : {Index{0}, Index{1}, Index{2}, Index{0, 2}, Index{2, 1, 0}}) {
+    INFO("axes " << strata::to_string(axes));
+    const Tensor<double> s = cyclic.sum(axes);
+    CHECK(bits(s) == bits(scrambled.sum(axes)));
+    if (alone != MPI_COMM_NULL) {
+      DistTensor<double> one(alone, tiling, Distribution::block());
+      fill(one);
+      CHECK(bits(s) == bits(one.sum(axes)));
+    }
+  }
+  if (alone != MPI_COMM_NULL) {
+    MPI_Comm_free(&alone);
+  }
+}
+
 TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing changed",
           "[dist][errors]") {
   const int n = world_size();
@@ -574,6 +714,9 @@ TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing c
   CHECK(a.get(zero, shape).to_vector() == before);  // nothing was written
 
   // Collectives with bad or mismatched arguments throw on every rank (never hang).
+  check_error<strata::IndexError>([&] { (void)a.sum(Index{2}); }, "DistTensor::sum", "axis 2");
+  check_error<strata::ShapeError>([&] { (void)a.max(Index{1, -1}); }, "DistTensor::max",
+                                  "twice");
   check_error<strata::IndexError>([&] { (void)a.gather(n); }, "DistTensor::gather", "root");
   check_error<strata::ShapeError>(
       [&] {
@@ -597,6 +740,8 @@ TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing c
   if (n > 1) {
     check_error<strata::dist::CollectiveError>([&] { (void)a.gather(me); }, "DistTensor::gather",
                                                "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { (void)a.prod(Index{me % 2}); },
+                                               "DistTensor::prod", "different arguments");
     check_error<strata::dist::CollectiveError>(
         [&] {
           DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(shape, Index{me + 1, 5}),

@@ -14,6 +14,7 @@
 #include <mpi.h>
 
 #include <complex>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -308,11 +309,47 @@ class DistTensor {
   [[nodiscard]] const Ghosts& ghosts() const noexcept { return ghosts_; }
 
   /// The sum of all elements, the same on every rank and for every number of ranks: each
-  /// tile is summed row-major, then the tiles' sums are added in tile order (collective).
+  /// tile is summed row-major, then the tiles' sums are added in tile order (collective: syncs
+  /// first, so every completed put is counted).
   /// @return the sum
   [[nodiscard]] T sum() const;
 
+  /// Sums along @p axes (`np.sum(a, axis=axes)`), the result on every rank (collective, as
+  /// `MPI_Allreduce`; syncs first). Independent of the number of ranks and of the distribution:
+  /// each tile
+  /// is reduced on its own (strata::sum of the tile), then, for every output element, the tiles
+  /// it spans along @p axes are combined in tile order, the same on every rank.
+  /// @param axes the axes to reduce (negative counts from the end); empty reduces nothing
+  /// @param keepdims keep reduced axes with extent 1, as NumPy's keepdims
+  /// @return the sums, a dense row-major tensor (replicated)
+  /// @throws IndexError for an axis that does not exist; ShapeError for one named twice (on
+  ///         every rank); CollectiveError when ranks pass different axes
+  [[nodiscard]] Tensor<T> sum(IndexSpan axes, bool keepdims = false) const;
+  /// Products along @p axes (`np.prod`); the same order and guarantees as sum(axes).
+  /// @param axes the axes to reduce
+  /// @param keepdims keep reduced axes with extent 1
+  /// @return the products (replicated)
+  /// @throws IndexError, ShapeError, CollectiveError as sum(axes)
+  [[nodiscard]] Tensor<T> prod(IndexSpan axes, bool keepdims = false) const;
+  /// Minima along @p axes (`np.min`; an empty reduction gives the largest value of T).
+  /// @param axes the axes to reduce
+  /// @param keepdims keep reduced axes with extent 1
+  /// @return the minima (replicated)
+  /// @throws IndexError, ShapeError, CollectiveError as sum(axes)
+  [[nodiscard]] Tensor<T> min(IndexSpan axes, bool keepdims = false) const
+    requires std::totally_ordered<T>;
+  /// Maxima along @p axes (`np.max`; an empty reduction gives the lowest value of T).
+  /// @param axes the axes to reduce
+  /// @param keepdims keep reduced axes with extent 1
+  /// @return the maxima (replicated)
+  /// @throws IndexError, ShapeError, CollectiveError as sum(axes)
+  [[nodiscard]] Tensor<T> max(IndexSpan axes, bool keepdims = false) const
+    requires std::totally_ordered<T>;
+
  private:
+  template <class F>
+  [[nodiscard]] Tensor<T> reduce_axes(const char* operation, Op op, IndexSpan axes, bool keepdims,
+                                      T init, F combine) const;
   enum class Kind { get, put, accumulate };
   void transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in, Tensor<T>* out,
                 Op op) const;

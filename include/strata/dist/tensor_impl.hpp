@@ -4,9 +4,12 @@
 
 #include "strata/dist/tensor.hpp"
 #include "strata/shape/smooth.hpp"
+#include "strata/tensor/algorithms.hpp"
 
 #include <algorithm>
 #include <exception>
+#include <functional>
+#include <limits>
 #include <string>
 
 namespace strata::dist {
@@ -497,6 +500,7 @@ DistTensor<T> DistTensor<T>::redistribute(Tiling tiling, Distribution distributi
 
 template <class T>
 T DistTensor<T>::sum() const {
+  const_cast<DistTensor&>(*this).sync();  // sees every completed put; changes no element
   const auto n = static_cast<std::size_t>(tiling_.n_tiles());
   // This rank's tiles' sums, in its tile order.
   std::vector<T> mine;
@@ -531,6 +535,124 @@ T DistTensor<T>::sum() const {
     total += x;
   }
   return total;
+}
+
+template <class T>
+template <class F>
+Tensor<T> DistTensor<T>::reduce_axes(const char* operation, Op op, IndexSpan axes, bool keepdims,
+                                     T init, F combine) const {
+  std::uint64_t digest = detail::mix(static_cast<std::uint64_t>(op) + 1U, keepdims ? 1U : 0U);
+  for (const index_t a : axes) {
+    digest = detail::mix(digest, static_cast<std::uint64_t>(a));
+  }
+  detail::agree(comm_, operation, digest);
+  const Index global = shape();
+  // The same shape everywhere, so every rank throws the same error or none does.
+  const std::vector<bool> reduced = strata::detail::reduced_axes(global, axes, operation);
+  auto& self = const_cast<DistTensor&>(*this);  // sync changes no element
+  self.sync();
+  const std::size_t rank = global.size();
+  const auto partial_extents = [&](index_t t) {
+    Index e = tiling_.tile_extents(t);
+    for (std::size_t k = 0; k < rank; ++k) {
+      e[k] = reduced[k] ? 1 : e[k];
+    }
+    return e;
+  };
+  const auto size_of = [](const Index& e) {
+    index_t n = 1;
+    for (const index_t x : e) {
+      n *= x;
+    }
+    return n;
+  };
+  // Each local tile reduced on its own (kept axes stay tile-sized), one after another.
+  std::vector<T> mine;
+  for (const index_t t : local_) {
+    const Tensor<T> p = strata::reduce(tile(t), axes, init, combine, true);
+    mine.insert(mine.end(), p.data(), p.data() + p.size());
+  }
+  std::vector<index_t> per_rank(static_cast<std::size_t>(n_ranks_), 0);
+  const index_t n_tiles = tiling_.n_tiles();
+  for (index_t t = 0; t < n_tiles; ++t) {
+    per_rank[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])] +=
+        size_of(partial_extents(t));
+  }
+  std::vector<int> counts(per_rank.size(), 0);
+  std::vector<int> starts(per_rank.size(), 0);
+  index_t total = 0;
+  for (std::size_t r = 0; r < per_rank.size(); ++r) {
+    if (total + per_rank[r] > std::numeric_limits<int>::max()) {
+      strata::detail::fail<ShapeError>(operation, "partial results of ", total + per_rank[r],
+                                       " elements: more than one MPI message can hold");
+    }
+    starts[r] = static_cast<int>(total);
+    counts[r] = static_cast<int>(per_rank[r]);
+    total += per_rank[r];
+  }
+  std::vector<T> all(static_cast<std::size_t>(std::max<index_t>(total, 1)));
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), detail::mpi_type<T>(), all.data(),
+                 counts.data(), starts.data(), detail::mpi_type<T>(), comm_);
+  // Combine the tiles' partial results in tile order: one fixed order for every rank count.
+  Index out_shape = global;
+  for (std::size_t k = 0; k < rank; ++k) {
+    out_shape[k] = reduced[k] ? 1 : out_shape[k];
+  }
+  Tensor<T> out(out_shape);
+  T* const dst = out.data();
+  std::fill(dst, dst + out.size(), init);
+  const Index out_strides = detail::dense_strides(out_shape);
+  std::vector<index_t> next(starts.begin(), starts.end());  // per rank: its next partial
+  for (index_t t = 0; t < n_tiles; ++t) {
+    const Index e = partial_extents(t);
+    const index_t count = size_of(e);
+    const T* src = all.data() + next[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])];
+    next[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])] += count;
+    if (count == 0) {
+      continue;
+    }
+    const Index lo = tiling_.tile_lo(t);
+    Index at(rank, 0);  // row-major position in the partial
+    index_t i = 0;
+    do {
+      index_t o = 0;
+      for (std::size_t k = 0; k < rank; ++k) {
+        o += (reduced[k] ? 0 : lo[k] + at[k]) * out_strides[k];
+      }
+      dst[o] = combine(dst[o], src[i++]);
+    } while (strata::detail::smooth_advance(e, at));
+  }
+  return keepdims ? out : out.squeeze(strata::detail::marked_axes(reduced));
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::sum(IndexSpan axes, bool keepdims) const {
+  return reduce_axes("DistTensor::sum", Op::sum, axes, keepdims, T{0}, std::plus<T>{});
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::prod(IndexSpan axes, bool keepdims) const {
+  return reduce_axes("DistTensor::prod", Op::product, axes, keepdims, T{1}, std::multiplies<T>{});
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::min(IndexSpan axes, bool keepdims) const
+  requires std::totally_ordered<T>
+{
+  const T top = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                     : std::numeric_limits<T>::max();
+  return reduce_axes("DistTensor::min", Op::min, axes, keepdims, top,
+                     [](T a, T b) { return b < a ? b : a; });
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::max(IndexSpan axes, bool keepdims) const
+  requires std::totally_ordered<T>
+{
+  const T bottom = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                        : std::numeric_limits<T>::lowest();
+  return reduce_axes("DistTensor::max", Op::max, axes, keepdims, bottom,
+                     [](T a, T b) { return a < b ? b : a; });
 }
 
 }  // namespace strata::dist

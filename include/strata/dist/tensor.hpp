@@ -219,8 +219,9 @@ class DistTensor {
   /// @return the tile numbers
   [[nodiscard]] const std::vector<index_t>& local_tiles() const noexcept { return local_; }
 
-  /// A local tile as a Tensor view with global absolute indices (valid while this tensor
-  /// lives; dense row-major: `data()` and `strides()` give it to any kernel).
+  /// A local tile as a Tensor view with global absolute indices (valid until set_ghosts() or
+  /// the tensor's end; row-major, contiguous without ghosts, rows of the ghosted block with
+  /// them: `data()` and `strides()` give it to any kernel).
   /// @param t a tile this rank owns
   /// @return the view
   /// @throws IndexError for a tile owned by another rank
@@ -288,7 +289,9 @@ class DistTensor {
   /// @throws ShapeError for a tiling of another shape; CollectiveError for different arguments
   [[nodiscard]] DistTensor redistribute(Tiling tiling, Distribution distribution) const;
   /// Gives every local tile a ghost region (collective: the same widths on every rank); the
-  /// ghosts hold zeros until update_ghosts().
+  /// ghosts hold zeros until update_ghosts(). The tiles move, with their values, into a new
+  /// window whose blocks hold each tile inside its ghosts (as Global Arrays stores them), so
+  /// views from tile() taken before are no longer valid.
   /// @param ghosts the widths, each at most the smallest tile extent along its axis
   /// @throws ShapeError for widths of the wrong rank, negative, or wider than a tile;
   ///         CollectiveError for different widths on different ranks
@@ -300,7 +303,8 @@ class DistTensor {
   /// A local tile with its ghost region, read-only, with global absolute indices (`origin()` is
   /// the tile's first index minus the lower widths: -1 for the first tile under width 1).
   /// @param t a tile this rank owns
-  /// @return the view (valid until the next set_ghosts() or the tensor's end)
+  /// @return the view of the tile's block in the window (valid until the next set_ghosts() or
+  ///         the tensor's end)
   /// @throws IndexError for a tile owned by another rank; LayoutError when set_ghosts() was not
   ///         called
   [[nodiscard]] Tensor<const T> ghosted(index_t t) const;
@@ -354,6 +358,10 @@ class DistTensor {
   void transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in, Tensor<T>* out,
                 Op op) const;
   void release() noexcept;
+  void allocate();  // the window for the current tiling, owners and ghosts (zeros)
+  [[nodiscard]] Index block_extents(index_t t) const;  // a tile with its ghosts
+  [[nodiscard]] index_t interior(index_t t) const;  // the tile's first element in its owner's window
+  [[nodiscard]] Tensor<T> block(index_t t);  // a local tile with its ghosts, global indices
   void get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const;
   [[nodiscard]] std::size_t local_position(std::string_view operation, index_t t) const;
 
@@ -363,13 +371,12 @@ class DistTensor {
   Tiling tiling_;
   Distribution distribution_;
   std::vector<int> owners_;            // per tile
-  std::vector<index_t> displacement_;  // per tile: its first element in its owner's array
+  std::vector<index_t> displacement_;  // per tile: its block's first element in its owner's array
   std::vector<index_t> local_;         // the tiles this rank owns
-  T* storage_ = nullptr;               // this rank's tiles, one after another (the window's memory)
+  T* storage_ = nullptr;  // this rank's blocks (tiles with ghosts), one after another: the window
   index_t local_size_ = 0;
   MPI_Win window_ = MPI_WIN_NULL;
   Ghosts ghosts_;
-  std::vector<Tensor<T>> ghosted_;  // per local tile: the tile and its ghosts
 };
 
 }  // namespace strata::dist

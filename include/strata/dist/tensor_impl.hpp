@@ -69,16 +69,46 @@ DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distributio
     MPI_Comm_free(&comm_);
     throw;
   }
+  for (index_t t = 0; t < tiling_.n_tiles(); ++t) {
+    if (owners_[static_cast<std::size_t>(t)] == rank_) {
+      local_.push_back(t);
+    }
+  }
+  allocate();
+}
+
+template <class T>
+Index DistTensor<T>::block_extents(index_t t) const {
+  Index e = tiling_.tile_extents(t);
+  for (std::size_t k = 0; k < ghosts_.lower.size(); ++k) {
+    e[k] += ghosts_.lower[k] + ghosts_.upper[k];
+  }
+  return e;
+}
+
+template <class T>
+index_t DistTensor<T>::interior(index_t t) const {
+  index_t at = displacement_[static_cast<std::size_t>(t)];
+  const Index strides = detail::dense_strides(block_extents(t));
+  for (std::size_t k = 0; k < ghosts_.lower.size(); ++k) {
+    at += ghosts_.lower[k] * strides[k];
+  }
+  return at;
+}
+
+template <class T>
+void DistTensor<T>::allocate() {
   const index_t n = tiling_.n_tiles();
   displacement_.assign(static_cast<std::size_t>(n), 0);
   std::vector<index_t> used(static_cast<std::size_t>(n_ranks_), 0);
   for (index_t t = 0; t < n; ++t) {
     const auto o = static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)]);
     displacement_[static_cast<std::size_t>(t)] = used[o];
-    used[o] += tiling_.tile_size(t);
-    if (std::cmp_equal(o, rank_)) {
-      local_.push_back(t);
+    index_t size = 1;
+    for (const index_t e : block_extents(t)) {
+      size *= e;
     }
+    used[o] += size;
   }
   local_size_ = used[static_cast<std::size_t>(rank_)];
   // MPI allocates the window's memory: Open MPI's one-process and shared-memory windows
@@ -120,8 +150,7 @@ DistTensor<T>::DistTensor(DistTensor&& other) noexcept
       storage_(std::exchange(other.storage_, nullptr)),
       local_size_(std::exchange(other.local_size_, 0)),
       window_(std::exchange(other.window_, MPI_WIN_NULL)),
-      ghosts_(std::move(other.ghosts_)),
-      ghosted_(std::move(other.ghosted_)) {}
+      ghosts_(std::move(other.ghosts_)) {}
 
 template <class T>
 DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
@@ -139,7 +168,6 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
     local_size_ = std::exchange(other.local_size_, 0);
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
     ghosts_ = std::move(other.ghosts_);
-    ghosted_ = std::move(other.ghosted_);
   }
   return *this;
 }
@@ -159,10 +187,24 @@ Tensor<T> DistTensor<T>::tile(index_t t) {
     strata::detail::fail<IndexError>("DistTensor::tile", "tile ", t, " is owned by rank ", owner(t),
                                      ", not by rank ", rank_);
   }
-  const Index lo = tiling_.tile_lo(t);
-  return Tensor<T>::wrap(storage_ + displacement_[static_cast<std::size_t>(t)],
-                         tiling_.tile_extents(t))
-      .with_origin(lo);
+  // The tile inside its block (the block holds the ghosts around it, if any).
+  const index_t first = displacement_[static_cast<std::size_t>(t)];
+  const Index block = block_extents(t);
+  const index_t size = block.empty() ? 1 : detail::dense_strides(block)[0] * block[0];
+  return Tensor<T>(AnyBuffer<T>(DenseBuffer<T>::wrap(storage_ + first, size)),
+                   Dimensions(tiling_.tile_extents(t), detail::dense_strides(block),
+                              interior(t) - first))
+      .with_origin(tiling_.tile_lo(t));
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::block(index_t t) {
+  const index_t first = displacement_[static_cast<std::size_t>(t)];
+  Index origin = tiling_.tile_lo(t);
+  for (std::size_t k = 0; k < ghosts_.lower.size(); ++k) {
+    origin[k] -= ghosts_.lower[k];
+  }
+  return Tensor<T>::wrap(storage_ + first, block_extents(t)).with_origin(origin);
 }
 
 template <class T>
@@ -189,10 +231,10 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor
   for (const index_t t : tiling_.tiles_in(lo, hi)) {
     const Index tlo = tiling_.tile_lo(t);
     const Index thi = tiling_.tile_hi(t);
-    const Index tile_strides = detail::dense_strides(tiling_.tile_extents(t));
+    const Index tile_strides = detail::dense_strides(block_extents(t));
     Index sizes(rank, 0);
     index_t side_offset = 0;
-    MPI_Aint target = displacement_[static_cast<std::size_t>(t)];
+    MPI_Aint target = interior(t);
     for (std::size_t k = 0; k < rank; ++k) {
       const index_t a = std::max(lo[k], tlo[k]);
       const index_t b = std::min(hi[k], thi[k]);
@@ -304,17 +346,36 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
         to_string(ghosts.upper), " above for ", tiling_.to_string(),
         ": one width >= 0 per axis, at most the smallest tile along it");
   }
-  ghosts_ = std::move(ghosts);
-  ghosted_.clear();
+  // A new window whose blocks hold each tile with its ghosts around it (as Global Arrays
+  // stores them): remote accesses address the tile inside its block, and update_ghosts()
+  // moves ghost cells only. The tiles' values move over; the ghosts start at zero.
+  sync();  // every transfer into the old window is complete
+  const std::vector<index_t> old_displacement = displacement_;
+  const Ghosts old_ghosts = std::exchange(ghosts_, std::move(ghosts));
+  T* const old_storage = storage_;
+  MPI_Win old_window = window_;
+  allocate();
   for (const index_t t : local_) {
-    Index extents = tiling_.tile_extents(t);
-    Index origin = tiling_.tile_lo(t);
-    for (std::size_t k = 0; k < rank; ++k) {
-      extents[k] += ghosts_.lower[k] + ghosts_.upper[k];
-      origin[k] -= ghosts_.lower[k];
+    // The tile in its old block: the old widths around it.
+    const Index extents = tiling_.tile_extents(t);
+    Index old_block = extents;
+    for (std::size_t k = 0; k < old_ghosts.lower.size(); ++k) {
+      old_block[k] += old_ghosts.lower[k] + old_ghosts.upper[k];
     }
-    ghosted_.push_back(Tensor<T>(extents).with_origin(origin));
+    const Index old_strides = detail::dense_strides(old_block);
+    index_t at = 0;
+    for (std::size_t k = 0; k < old_ghosts.lower.size(); ++k) {
+      at += old_ghosts.lower[k] * old_strides[k];
+    }
+    const index_t size = old_block.empty() ? 1 : old_strides[0] * old_block[0];
+    const Tensor<T> old_tile(
+        AnyBuffer<T>(DenseBuffer<T>::wrap(old_storage + old_displacement[static_cast<std::size_t>(t)],
+                                          size)),
+        Dimensions(extents, old_strides, at));
+    tile(t).assign(old_tile);
   }
+  MPI_Win_unlock_all(old_window);
+  MPI_Win_free(&old_window);  // collective: every rank has copied its tiles
 }
 
 template <class T>
@@ -330,7 +391,7 @@ void DistTensor<T>::update_ghosts() {
     const index_t t = local_[n];
     const Index lo = tiling_.tile_lo(t);
     const Index hi = tiling_.tile_hi(t);
-    Tensor<T>& g = ghosted_[n];
+    Tensor<T> g = block(t);
     // Each of the 3^rank parts around the tile (below, inside, above along every axis); the
     // inside part is the tile itself.
     const Index three(rank, 3);
@@ -364,13 +425,9 @@ void DistTensor<T>::update_ghosts() {
         const index_t offset = a - (lo[k] - ghosts_.lower[k]);
         where.emplace_back(Range{offset, offset + (b - a)});
       }
-      if (!empty && !outside) {
+      if (!empty && !outside && !inside) {  // the inside part is the tile itself
         Tensor<T> destination = g.select(std::span<const Selector>(where));
-        if (inside) {
-          destination.assign(tile(t));
-        } else {
-          get_into(from, to, destination);
-        }
+        get_into(from, to, destination);
       }
     } while (strata::detail::smooth_advance(three, part));
   }
@@ -383,7 +440,8 @@ Tensor<const T> DistTensor<T>::ghosted(index_t t) const {
   if (ghosts_.lower.empty()) {
     strata::detail::fail<LayoutError>("DistTensor::ghosted", "no ghosts: call set_ghosts() first");
   }
-  return ghosted_[n];
+  (void)n;
+  return const_cast<DistTensor*>(this)->block(t);  // a read-only view of the block
 }
 
 namespace detail {
@@ -436,7 +494,9 @@ void DistTensor<T>::sync() {
 
 template <class T>
 void DistTensor<T>::fill_local(const T& value) {
-  std::fill(storage_, storage_ + local_size_, value);
+  for (const index_t t : local_) {
+    tile(t).fill(value);
+  }
 }
 
 template <class T>
@@ -489,9 +549,9 @@ DistTensor<T> DistTensor<T>::redistribute(Tiling tiling, Distribution distributi
   DistTensor out(comm_, std::move(tiling), std::move(distribution));
   auto& self = const_cast<DistTensor&>(*this);  // sync changes no element
   self.sync();
-  for (const index_t t : out.local_tiles()) {
-    const Tensor<T> values = get(out.tiling().tile_lo(t), out.tiling().tile_hi(t));
-    out.tile(t).assign(values);
+  for (const index_t t : out.local_tiles()) {  // straight into the new tiles
+    Tensor<T> into = out.tile(t);
+    get_into(out.tiling().tile_lo(t), out.tiling().tile_hi(t), into);
   }
   out.sync();
   self.sync();  // no rank changes this tensor before every rank has read it
@@ -505,10 +565,25 @@ T DistTensor<T>::sum() const {
   // This rank's tiles' sums, in its tile order.
   std::vector<T> mine;
   for (const index_t t : local_) {
-    const T* p = storage_ + displacement_[static_cast<std::size_t>(t)];
     T partial{};
-    for (index_t i = 0; i < tiling_.tile_size(t); ++i) {
-      partial += p[i];
+    const Tensor<const T> v = tile(t);
+    const Index e = v.shape();
+    if (v.size() > 0) {  // row-major, one contiguous row at a time
+      const index_t row = e.empty() ? 1 : e.back();
+      const Index strides = v.strides();
+      Index at(e.size(), 0);
+      do {
+        const T* p = v.data();
+        for (std::size_t k = 0; k + 1 < e.size(); ++k) {
+          p += at[k] * strides[k];
+        }
+        for (index_t i = 0; i < row; ++i) {
+          partial += p[i];
+        }
+        if (!e.empty()) {
+          at.back() = row - 1;  // the odometer moves on to the next row
+        }
+      } while (strata::detail::smooth_advance(e, at));
     }
     mine.push_back(partial);
   }

@@ -1,11 +1,18 @@
 // Benchmarks for distributed tensors (strata/dist): get / put of square patches that cross tile
 // owners, strata's DistTensor against the same transfers written by hand with MPI (a window of
 // the same layout, MPI_Type_create_subarray on both sides, one MPI_Get / MPI_Put per tile,
-// MPI_Win_flush per owner). Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0
-// runs the benchmarks (one-sided: the other ranks only wait), the others wait in a barrier.
+// MPI_Win_flush per owner) and Global Arrays' NGA_Get / NGA_Put of the same patches (an array
+// of the same tiles and owners: GA's block-cyclic distribution over the same 2 x 2 grid), when
+// built with GA. Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0 runs the
+// benchmarks (one-sided: the other ranks only wait), the others wait in a barrier.
 #include "strata/dist/tensor.hpp"
 
 #include <benchmark/benchmark.h>
+
+#ifdef STRATA_BENCH_GA
+#include <ga.h>
+#include <macdecls.h>
+#endif
 
 #include <algorithm>
 #include <string>
@@ -155,6 +162,40 @@ void put_strata(benchmark::State& state, index_t side) {
   set_bytes(state, side);
 }
 
+#ifdef STRATA_BENCH_GA
+int g_ga = 0;  // the Global Arrays handle
+
+/// GA's inclusive corners of the patch [kAt, kAt + side)^2, and its leading dimension.
+struct GaPatch {
+  int lo[2];
+  int hi[2];
+  int ld[1];
+  explicit GaPatch(index_t side)
+      : lo{static_cast<int>(kAt), static_cast<int>(kAt)},
+        hi{static_cast<int>(kAt + side - 1), static_cast<int>(kAt + side - 1)},
+        ld{static_cast<int>(side)} {}
+};
+
+void get_ga(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side));
+  GaPatch p(side);
+  for (auto _ : state) {
+    NGA_Get(g_ga, p.lo, p.hi, patch.data(), p.ld);
+    benchmark::DoNotOptimize(patch.data());
+  }
+  set_bytes(state, side);
+}
+
+void put_ga(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
+  GaPatch p(side);
+  for (auto _ : state) {
+    NGA_Put(g_ga, p.lo, p.hi, patch.data(), p.ld);
+  }
+  set_bytes(state, side);
+}
+#endif
+
 // Patch sides: 16^2 doubles = 2 KiB, 128^2 = 128 KiB, 512^2 = 2 MiB, 2048^2 = 32 MiB,
 // 2896^2 = 64 MiB. One task per size ("get_2KiB"), its baseline the hand-written MPI.
 void register_all() {
@@ -165,7 +206,12 @@ void register_all() {
                                                        {"get_%s/strata_into", get_strata_into},
                                                        {"get_%s/strata_new_tensor", get_strata},
                                                        {"put_%s/hand_mpi", put_hand},
-                                                       {"put_%s/strata", put_strata}};
+                                                       {"put_%s/strata", put_strata},
+#ifdef STRATA_BENCH_GA
+                                                       {"get_%s/global_arrays", get_ga},
+                                                       {"put_%s/global_arrays", put_ga},
+#endif
+  };
   for (const auto& [pattern, function] : variants) {
     for (const auto& [side, label] : sizes) {
       std::string name(pattern);
@@ -185,6 +231,22 @@ int main(int argc, char** argv) {
   int ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+#ifdef STRATA_BENCH_GA
+  GA_Initialize();
+  MA_init(C_DBL, 1 << 20, 1 << 20);
+  {
+    int dims[2] = {static_cast<int>(kN), static_cast<int>(kN)};
+    int block[2] = {static_cast<int>(kTile), static_cast<int>(kTile)};
+    int grid[2] = {ranks == 4 ? 2 : ranks, ranks == 4 ? 2 : 1};
+    g_ga = GA_Create_handle();
+    GA_Set_data(g_ga, 2, dims, C_DBL);
+    GA_Set_block_cyclic_proc_grid(g_ga, block, grid);
+    GA_Allocate(g_ga);
+    double zero = 0;
+    GA_Fill(g_ga, &zero);
+    GA_Sync();
+  }
+#endif
   {
     const Distribution d =
         ranks == 4 ? Distribution::block_cyclic(Index{2, 2}) : Distribution::cyclic();
@@ -200,6 +262,10 @@ int main(int argc, char** argv) {
     }
     MPI_Barrier(MPI_COMM_WORLD);
   }
+#ifdef STRATA_BENCH_GA
+  GA_Destroy(g_ga);
+  GA_Terminate();
+#endif
   MPI_Finalize();
   return 0;
 }

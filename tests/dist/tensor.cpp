@@ -15,6 +15,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -372,6 +373,15 @@ TEST_CASE("gather, scatter and redistribute move whole tensors", "[dist][collect
   DistTensor<double> back = cols.redistribute(rows.tiling(), Distribution::block());
   const Index zero{0, 0};
   CHECK(back.get(zero, shape).to_vector() == expected.to_vector());
+  // assign: into an existing tensor on another tiling, with ghosts (written inside them).
+  DistTensor<double> target(MPI_COMM_WORLD, Tiling({{0, 4, 9}, {0, 1, 5, 7}}),
+                            Distribution::cyclic());
+  target.set_ghosts({Index{1, 1}, Index{1, 0}, true});
+  target.fill_local(-7.0);
+  target.assign(cols);
+  CHECK(target.get(zero, shape).to_vector() == expected.to_vector());
+  target.assign(target);  // itself: nothing changes
+  CHECK(target.get(zero, shape).to_vector() == expected.to_vector());
   // Scatter from the last rank, gather to the first.
   Tensor<double> whole(shape);
   if (world_rank() == n - 1) {
@@ -558,6 +568,158 @@ TEST_CASE("sum adds tiles in tile order: the same bits on every rank count", "[d
   CHECK(std::bit_cast<std::uint64_t>(total) == std::bit_cast<std::uint64_t>(reference));
 }
 
+namespace {
+
+/// One random view operation, applied alike to a Region and to a one-process Tensor view.
+struct ViewStep {
+  int kind = 0;  // 0 select, 1 transpose, 2 reverse, 3 rotate
+  std::vector<strata::Selector> selectors;
+  Index axes;  // transpose: the permutation; reverse: the axes
+  index_t shift = 0;
+  index_t axis = 0;
+
+  template <class V>
+  V apply(V v) const {
+    switch (kind) {
+      case 0:
+        return v.select(std::span<const strata::Selector>(selectors));
+      case 1:
+        return v.transpose(axes);
+      case 2:
+        return v.reverse(axes);
+      default:
+        return v.rotate(shift, axis);
+    }
+  }
+};
+
+/// A random view step for a view of @p shape; index arrays repeat no entry unless
+/// @p repeats.
+ViewStep random_step(std::mt19937& rng, const Index& shape, bool repeats) {
+  const auto pick = [&](index_t a, index_t b) {
+    return std::uniform_int_distribution<index_t>(a, b)(rng);
+  };
+  ViewStep step;
+  const auto rank = static_cast<index_t>(shape.size());
+  step.kind = static_cast<int>(pick(0, 3));
+  if (rank == 0) {
+    step.kind = 0;
+  }
+  switch (step.kind) {
+    case 0:
+      for (index_t k = 0; k < rank; ++k) {
+        const index_t n = shape[static_cast<std::size_t>(k)];
+        const index_t what = pick(0, 3);
+        if (what == 0 && n > 0) {
+          step.selectors.emplace_back(pick(-n, n - 1));  // an integer (negative from the end)
+        } else if (what == 1) {
+          index_t by = pick(1, 3) * (pick(0, 1) == 0 ? 1 : -1);
+          step.selectors.emplace_back(strata::Range{pick(-n - 1, n + 1), pick(-n - 1, n + 1), by});
+        } else if (what == 2 && n > 0) {
+          std::vector<index_t> entries;
+          const index_t m = pick(0, n + 2);
+          for (index_t i = 0; i < m; ++i) {
+            entries.push_back(pick(0, n - 1));
+          }
+          if (!repeats) {
+            std::sort(entries.begin(), entries.end());
+            entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+            std::shuffle(entries.begin(), entries.end(), rng);
+          }
+          step.selectors.emplace_back(entries);
+        } else {
+          step.selectors.emplace_back(strata::all);
+        }
+      }
+      break;
+    case 1:
+      step.axes.resize(static_cast<std::size_t>(rank));
+      std::iota(step.axes.begin(), step.axes.end(), index_t{0});
+      std::shuffle(step.axes.begin(), step.axes.end(), rng);
+      break;
+    case 2:
+      for (index_t k = 0; k < rank; ++k) {
+        if (pick(0, 1) == 1) {
+          step.axes.push_back(pick(0, 1) == 1 ? k : k - rank);
+        }
+      }
+      break;
+    default:
+      step.axis = pick(-rank, rank - 1);
+      step.shift = pick(-12, 12);
+  }
+  return step;
+}
+
+}  // namespace
+
+TEST_CASE("regions given as views of the global index space move as those views",
+          "[dist][region]") {
+  const int n = world_size();
+  std::mt19937 rng(77);
+  for (int trial = 0; trial < 60; ++trial) {
+    const Tiling tiling = random_tiling(rng);
+    const Index shape = tiling.shape();
+    const bool repeats = trial % 2 == 0;  // gets may read an index twice; puts never write twice
+    strata::dist::Region region(shape);
+    Tensor<double> whole(shape);
+    strata::for_each_indexed(strata::seq, whole,
+                             [](strata::IndexSpan g, double& x) { x = value_at(g); });
+    Tensor<double> view = whole;
+    std::vector<ViewStep> steps;
+    const int n_steps = std::uniform_int_distribution<int>(1, 4)(rng);
+    for (int i = 0; i < n_steps; ++i) {
+      steps.push_back(random_step(rng, region.shape(), repeats));
+      region = steps.back().apply(region);
+      view = steps.back().apply(view);
+    }
+    INFO(tiling.to_string() << " " << region.to_string());
+    REQUIRE(region.shape() == view.shape());
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, random_distribution(rng, tiling, n));
+    fill_by_index(a);
+    // get: new, and into a transposed tensor
+    CHECK(a.get(region).to_vector() == view.to_vector());
+    const Index view_shape = view.shape();
+    const Index reversed(view_shape.rbegin(), view_shape.rend());
+    Tensor<double> t(reversed);
+    a.get(region, t.transpose());
+    CHECK(t.transpose().to_vector() == view.to_vector());
+    // region.global names the element each view index stands for
+    bool global_right = true;
+    strata::for_each_indexed(strata::seq, view, strata::relative,
+                             [&](strata::IndexSpan i, double x) {
+      global_right = global_right && value_at(region.global(i)) == x;
+    });
+    CHECK(global_right);
+    if (repeats) {
+      continue;
+    }
+    // put from the last rank, accumulate from every rank, against one process
+    a.sync();
+    Tensor<double> values(view.shape());
+    strata::for_each_indexed(strata::seq, values, strata::relative,
+                             [](strata::IndexSpan i, double& x) { x = 1000 + value_at(i); });
+    if (world_rank() == n - 1) {
+      a.put(region, values.reverse());  // a flipped view on the user's side, flipped back
+    }
+    a.sync();
+    a.accumulate(region, values.reverse().copy(), strata::dist::Op::sum);
+    a.sync();
+    // One process: the same steps on a copy, the values put, then n of them added.
+    Tensor<double> expected = whole.copy();
+    Tensor<double> target = expected;
+    for (const ViewStep& step : steps) {
+      target = step.apply(target);
+    }
+    Tensor<double> scaled = values.reverse().copy();
+    strata::for_each_indexed(strata::seq, scaled, strata::relative, [&](strata::IndexSpan, double& x) {
+      x *= static_cast<double>(n + 1);
+    });
+    target.assign(scaled);
+    CHECK(a.get(a.region()).to_vector() == expected.to_vector());
+  }
+}
+
 TEST_CASE("reductions along axes agree with a one-process loop on random tilings",
           "[dist][reduce]") {
   std::mt19937 rng(2026);
@@ -728,6 +890,36 @@ TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing c
       },
       "DistTensor::accumulate", "[4]");
   check_error<strata::IndexError>([&] { (void)a.owner(10); }, "DistTensor::owner", "tile 10");
+  const strata::dist::Region rows = a.region().select({strata::Range{0, 6, 2}});  // 3 x 5
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)a.get(strata::dist::Region(Index{6, 6}));
+      },
+      "DistTensor::get", "[6 6]");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.put(rows.transpose(), Tensor<double>(Index{3, 5}));
+      },
+      "DistTensor::put", "[3 5]");
+  check_error<strata::ShapeError>(
+      [&] {
+        a.accumulate(rows, Tensor<double>(Index{5, 3}));
+      },
+      "DistTensor::accumulate", "[5 3]");
+  check_error<strata::IndexError>([&] { (void)a.region().select({6}); }, "select", "6");
+  check_error<strata::IndexError>([&] { (void)rows.rotate(1, 2); }, "rotate", "2");
+  check_error<strata::ShapeError>([&] { (void)rows.transpose(Index{0, 0}); }, "transpose",
+                                  "[0 0]");
+  check_error<strata::IndexError>([&] { (void)rows.global(Index{3, 0}); }, "Region::global",
+                                  "[3 0]");
+  Tensor<double> row_into(Index{1, 5});
+  row_into.fill(5.0);
+  check_error<strata::LayoutError>(
+      [&] {
+        a.get(rows, row_into.broadcast({3, 5}));
+      },
+      "DistTensor::get", "share addresses");
+  CHECK(row_into.to_vector() == std::vector<double>(5, 5.0));
   Tensor<double> into(Index{2, 2});
   into.fill(5.0);
   check_error<strata::ShapeError>(
@@ -750,6 +942,9 @@ TEST_CASE("bad input to distributed tensors is rejected on every rank, nothing c
   CHECK(a.get(zero, shape).to_vector() == before);  // nothing was written
 
   // Collectives with bad or mismatched arguments throw on every rank (never hang).
+  DistTensor<double> other(MPI_COMM_WORLD, Tiling::regular(Index{5, 6}, Index{2, 2}),
+                           Distribution::cyclic());
+  check_error<strata::ShapeError>([&] { a.assign(other); }, "DistTensor::assign", "[5 6]");
   check_error<strata::IndexError>([&] { (void)a.sum(Index{2}); }, "DistTensor::sum", "axis 2");
   check_error<strata::ShapeError>([&] { (void)a.max(Index{1, -1}); }, "DistTensor::max",
                                   "twice");

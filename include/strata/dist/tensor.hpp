@@ -7,6 +7,7 @@
 #pragma once
 
 #include "strata/core/error.hpp"
+#include "strata/dist/region.hpp"
 #include "strata/dist/tiling.hpp"
 #include "strata/projection/zprojection.hpp"
 #include "strata/tensor/tensor.hpp"
@@ -98,6 +99,11 @@ class Datatype {
   Datatype(IndexSpan sizes, IndexSpan strides, MPI_Datatype base);
   Datatype(const Datatype&) = delete;
   Datatype& operator=(const Datatype&) = delete;
+  Datatype(Datatype&& other) noexcept : type_(std::exchange(other.type_, MPI_DATATYPE_NULL)) {}
+  Datatype& operator=(Datatype&& other) noexcept {
+    std::swap(type_, other.type_);
+    return *this;
+  }
   ~Datatype();
   [[nodiscard]] MPI_Datatype get() const noexcept { return type_; }
 
@@ -264,6 +270,40 @@ class DistTensor {
   /// @throws IndexError for a box outside the shape; ShapeError for values of other extents
   void accumulate(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values, Op op = Op::sum);
 
+  /// The whole global index space as a Region, to take views of: `a.region().select(...)
+  /// .transpose()` names a transposed, strided, flipped, rolled or index-array region, which
+  /// get, put and accumulate move as that view.
+  /// @return Region(shape())
+  [[nodiscard]] Region region() const { return Region(shape()); }
+  /// Reads a region given as a view of the global index space (one-sided): element i of the
+  /// result is the element at `region.global(i)`, as `a_whole.select(...).transpose()...`
+  /// would be on one process. Each product of runs moves as a strided box per tile (MPI
+  /// datatypes on both sides, no packing).
+  /// @param region a view of the space shape()
+  /// @return a dense row-major tensor of region.shape()
+  /// @throws ShapeError for a region of another space (nothing transferred)
+  [[nodiscard]] Tensor<T> get(const Region& region) const;
+  /// Reads a region into an existing tensor or view of region.shape() (one-sided).
+  /// @param region a view of the space shape()
+  /// @param into a writable tensor of region.shape()
+  /// @throws ShapeError for a region of another space or @p into of other extents;
+  ///         LayoutError for a view whose indices share addresses (nothing transferred)
+  void get(const Region& region, Tensor<T> into) const;
+  /// Writes @p values through a region (one-sided): the element at `region.global(i)` becomes
+  /// `values(i)` (an index array that repeats an index writes it in order, the last wins).
+  /// @param region a view of the space shape()
+  /// @param values a tensor of region.shape() (any view)
+  /// @throws ShapeError for a region of another space or values of other extents (nothing
+  ///         transferred)
+  void put(const Region& region, const Tensor<const T>& values);
+  /// Combines @p values into a region element by element (one-sided; an index repeated by an
+  /// index array combines every value given for it, as `np.add.at`).
+  /// @param region a view of the space shape()
+  /// @param values a tensor of region.shape()
+  /// @param op how to combine (sum by default)
+  /// @throws ShapeError for a region of another space or values of other extents
+  void accumulate(const Region& region, const Tensor<const T>& values, Op op = Op::sum);
+
   /// Makes every completed transfer and local write visible everywhere (collective).
   void sync();
   /// Sets every element this rank owns to @p value (local; sync() before others read).
@@ -288,6 +328,14 @@ class DistTensor {
   /// @return the new tensor
   /// @throws ShapeError for a tiling of another shape; CollectiveError for different arguments
   [[nodiscard]] DistTensor redistribute(Tiling tiling, Distribution distribution) const;
+  /// Copies the values of @p source, a tensor of the same shape on any tiling and distribution
+  /// over the same ranks, into this one (collective; each rank gets its tiles straight from
+  /// the owners of @p source: redistribute() into a tensor that already exists, as
+  /// Global Arrays' GA_Copy).
+  /// @param source the values
+  /// @throws ShapeError for a source of another shape; CollectiveError for a source on another
+  ///         group of ranks or different sources on different ranks (nothing written)
+  void assign(const DistTensor& source);
   /// Gives every local tile a ghost region (collective: the same widths on every rank); the
   /// ghosts hold zeros until update_ghosts(). The tiles move, with their values, into a new
   /// window whose blocks hold each tile inside its ghosts (as Global Arrays stores them), so
@@ -296,8 +344,11 @@ class DistTensor {
   /// @throws ShapeError for widths of the wrong rank, negative, or wider than a tile;
   ///         CollectiveError for different widths on different ranks
   void set_ghosts(Ghosts ghosts);
-  /// Fills every local tile's ghost region from the tiles around it (collective, one-sided:
-  /// only the ghost cells travel), after a sync() so that every rank's writes are seen.
+  /// Fills every local tile's ghost region from the tiles around it (collective): the ghost
+  /// cells only travel, in messages between neighbours straight from and into the window
+  /// (derived datatypes, no packing, no barrier), as a hand-written halo exchange. Values
+  /// written through tile() before the call are seen; call sync() first when other ranks have
+  /// put() into this tensor.
   /// @throws LayoutError when set_ghosts() was not called
   void update_ghosts();
   /// A local tile with its ghost region, read-only, with global absolute indices (`origin()` is
@@ -355,6 +406,11 @@ class DistTensor {
   [[nodiscard]] Tensor<T> reduce_axes(const char* operation, Op op, IndexSpan axes, bool keepdims,
                                       T init, F combine) const;
   enum class Kind { get, put, accumulate };
+  void transfer(Kind kind, IndexSpan lo, IndexSpan step, IndexSpan count, const Tensor<const T>* in,
+                Tensor<T>* out, Op op) const;
+  template <class V, class F>
+  void for_each_piece(const Region& region, V side, F&& move) const;
+  void check_region(const char* operation, const Region& region, const Index& side) const;
   void transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in, Tensor<T>* out,
                 Op op) const;
   void release() noexcept;
@@ -362,6 +418,7 @@ class DistTensor {
   [[nodiscard]] Index block_extents(index_t t) const;  // a tile with its ghosts
   [[nodiscard]] index_t interior(index_t t) const;  // the tile's first element in its owner's window
   [[nodiscard]] Tensor<T> block(index_t t);  // a local tile with its ghosts, global indices
+  void plan_ghosts();  // the messages and copies of update_ghosts()
   void get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const;
   [[nodiscard]] std::size_t local_position(std::string_view operation, index_t t) const;
 
@@ -377,6 +434,17 @@ class DistTensor {
   index_t local_size_ = 0;
   MPI_Win window_ = MPI_WIN_NULL;
   Ghosts ghosts_;
+  // update_ghosts(): ghost parts from other ranks (received into this rank's blocks), parts of
+  // this rank's tiles that other ranks need (sent from them), in one order on both sides (tile,
+  // then part), so that one tag matches them; parts a rank holds itself are copied.
+  struct GhostMessage {
+    int peer;
+    index_t offset;  // in storage_
+    detail::Datatype type;
+  };
+  std::vector<GhostMessage> ghost_receives_;
+  std::vector<GhostMessage> ghost_sends_;
+  std::vector<std::pair<Tensor<T>, Tensor<T>>> ghost_copies_;  // from, to
 };
 
 }  // namespace strata::dist

@@ -10,6 +10,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <string>
 
 namespace strata::dist {
@@ -150,7 +151,10 @@ DistTensor<T>::DistTensor(DistTensor&& other) noexcept
       storage_(std::exchange(other.storage_, nullptr)),
       local_size_(std::exchange(other.local_size_, 0)),
       window_(std::exchange(other.window_, MPI_WIN_NULL)),
-      ghosts_(std::move(other.ghosts_)) {}
+      ghosts_(std::move(other.ghosts_)),
+      ghost_receives_(std::move(other.ghost_receives_)),
+      ghost_sends_(std::move(other.ghost_sends_)),
+      ghost_copies_(std::move(other.ghost_copies_)) {}
 
 template <class T>
 DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
@@ -168,6 +172,9 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
     local_size_ = std::exchange(other.local_size_, 0);
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
     ghosts_ = std::move(other.ghosts_);
+    ghost_receives_ = std::move(other.ghost_receives_);
+    ghost_sends_ = std::move(other.ghost_sends_);
+    ghost_copies_ = std::move(other.ghost_copies_);
   }
   return *this;
 }
@@ -213,8 +220,10 @@ Tensor<const T> DistTensor<T>::tile(index_t t) const {
 }
 
 template <class T>
-void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in,
-                             Tensor<T>* out, Op op) const {
+void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan step, IndexSpan count,
+                             const Tensor<const T>* in, Tensor<T>* out, Op op) const {
+  // The global indices lo[k] + step[k] * i (step >= 1, i < count[k], count[k] >= 1) of every
+  // axis, moved tile by tile: one MPI call per tile that holds some of them.
   const std::size_t rank = lo.size();
   // The user's side: its first element and its strides (element units).
   const T* in_data = nullptr;
@@ -227,23 +236,35 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor
     out_data = out->data();
     side_strides = out->strides();
   }
+  Index hi(rank, 0);  // one past the last index, per axis
+  for (std::size_t k = 0; k < rank; ++k) {
+    hi[k] = lo[k] + step[k] * (count[k] - 1) + 1;
+  }
   std::vector<index_t> owners_touched;
   for (const index_t t : tiling_.tiles_in(lo, hi)) {
     const Index tlo = tiling_.tile_lo(t);
     const Index thi = tiling_.tile_hi(t);
     const Index tile_strides = detail::dense_strides(block_extents(t));
     Index sizes(rank, 0);
+    Index remote_strides(rank, 0);
     index_t side_offset = 0;
     MPI_Aint target = interior(t);
+    bool any = true;
     for (std::size_t k = 0; k < rank; ++k) {
-      const index_t a = std::max(lo[k], tlo[k]);
-      const index_t b = std::min(hi[k], thi[k]);
-      sizes[k] = b - a;
-      side_offset += (a - lo[k]) * side_strides[k];
-      target += static_cast<MPI_Aint>((a - tlo[k]) * tile_strides[k]);
+      // The positions i with tlo <= lo + step * i < thi.
+      const index_t first = std::max<index_t>(0, (tlo[k] - lo[k] + step[k] - 1) / step[k]);
+      const index_t last = std::min(count[k], (thi[k] - lo[k] + step[k] - 1) / step[k]);
+      any = any && first < last;
+      sizes[k] = last - first;
+      remote_strides[k] = tile_strides[k] * step[k];
+      side_offset += first * side_strides[k];
+      target += static_cast<MPI_Aint>((lo[k] + step[k] * first - tlo[k]) * tile_strides[k]);
+    }
+    if (!any) {  // the steps jump over this tile
+      continue;
     }
     const detail::Datatype side(sizes, side_strides, detail::mpi_type<T>());
-    const detail::Datatype remote(sizes, tile_strides, detail::mpi_type<T>());
+    const detail::Datatype remote(sizes, remote_strides, detail::mpi_type<T>());
     const int owner_rank = owners_[static_cast<std::size_t>(t)];
     if (kind == Kind::get) {
       MPI_Get(out_data + side_offset, 1, side.get(), owner_rank, target, 1, remote.get(), window_);
@@ -263,6 +284,17 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor
   for (const index_t o : owners_touched) {
     MPI_Win_flush(static_cast<int>(o), window_);
   }
+}
+
+template <class T>
+void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan hi, const Tensor<const T>* in,
+                             Tensor<T>* out, Op op) const {
+  const Index ones(lo.size(), 1);
+  Index count(lo.size(), 0);
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    count[k] = hi[k] - lo[k];
+  }
+  transfer(kind, lo, ones, count, in, out, op);
 }
 
 template <class T>
@@ -307,6 +339,130 @@ void DistTensor<T>::get(IndexSpan lo, IndexSpan hi, Tensor<T> into) const {
     return;
   }
   get_into(lo, hi, into);
+}
+
+template <class T>
+template <class V, class F>
+void DistTensor<T>::for_each_piece(const Region& region, V side, F&& move) const {
+  // Each product of runs (one run per view axis) is a strided box of the global space: the
+  // side's part for it, reordered to the global axes (transposed, the dropped axes back as
+  // axes of extent 1, flipped where a run goes down), moves as one transfer.
+  const auto& axes = region.axes();
+  const std::size_t view_rank = axes.size();
+  const std::size_t rank = region.space().size();
+  Index order(view_rank);  // the view axes by increasing global axis
+  std::iota(order.begin(), order.end(), index_t{0});
+  std::sort(order.begin(), order.end(), [&](index_t a, index_t b) {
+    return axes[static_cast<std::size_t>(a)].global < axes[static_cast<std::size_t>(b)].global;
+  });
+  Index n_runs(view_rank, 0);
+  std::vector<Index> first(view_rank);  // per axis: each run's first view position
+  for (std::size_t k = 0; k < view_rank; ++k) {
+    n_runs[k] = static_cast<index_t>(axes[k].runs.size());
+    if (n_runs[k] == 0) {
+      return;  // an empty region
+    }
+    index_t p = 0;
+    for (const Run& r : axes[k].runs) {
+      first[k].push_back(p);
+      p += r.count;
+    }
+  }
+  Index pick(view_rank, 0);
+  do {
+    std::vector<Selector> where;
+    for (std::size_t k = 0; k < view_rank; ++k) {
+      const index_t p = first[k][static_cast<std::size_t>(pick[k])];
+      where.emplace_back(Range{p, p + axes[k].runs[static_cast<std::size_t>(pick[k])].count});
+    }
+    V piece = side.select(std::span<const Selector>(where)).transpose(order);
+    Index start(rank, 0);
+    Index step(rank, 1);
+    Index count(rank, 1);
+    for (std::size_t g = 0; g < rank; ++g) {
+      if (region.fixed()[g] >= 0) {
+        piece = piece.unsqueeze(static_cast<index_t>(g));
+        start[g] = region.fixed()[g];
+      }
+    }
+    for (const index_t k : order) {
+      const auto& axis = axes[static_cast<std::size_t>(k)];
+      const Run& run = axis.runs[static_cast<std::size_t>(pick[static_cast<std::size_t>(k)])];
+      const auto g = static_cast<std::size_t>(axis.global);
+      start[g] = run.start;
+      count[g] = run.count;
+      step[g] = run.count == 1 ? 1 : run.step;
+      if (step[g] < 0) {  // walk it upwards, the side's part flipped to match
+        start[g] += step[g] * (count[g] - 1);
+        step[g] = -step[g];
+        const Index flip{static_cast<index_t>(g)};
+        piece = piece.reverse(flip);
+      }
+    }
+    move(start, step, count, piece);
+  } while (strata::detail::smooth_advance(n_runs, pick));
+}
+
+template <class T>
+void DistTensor<T>::check_region(const char* operation, const Region& region,
+                                 const Index& side) const {
+  if (region.space() != shape()) {
+    strata::detail::fail<ShapeError>(operation, "a region of the space ",
+                                     to_string(region.space()), " for a tensor of shape ",
+                                     to_string(shape()));
+  }
+  if (side != region.shape()) {
+    strata::detail::fail<ShapeError>(operation, "a tensor of shape ", to_string(side),
+                                     " for a region of shape ", to_string(region.shape()));
+  }
+}
+
+template <class T>
+Tensor<T> DistTensor<T>::get(const Region& region) const {
+  Tensor<T> out(region.shape());
+  get(region, out);
+  return out;
+}
+
+template <class T>
+void DistTensor<T>::get(const Region& region, Tensor<T> into) const {
+  check_region("DistTensor::get", region, into.shape());
+  if (into.dims().aliases()) {
+    strata::detail::fail<LayoutError>(
+        "DistTensor::get",
+        "a view whose indices share addresses (a broadcast view, repeated "
+        "index-array entries or overlapping strides) cannot receive the region");
+  }
+  if (into.size() > 0 && into.data() == nullptr) {  // not strided over one array: via a copy
+    into.assign(get(region));
+    return;
+  }
+  for_each_piece(region, into, [&](IndexSpan start, IndexSpan step, IndexSpan count,
+                                   Tensor<T>& piece) {
+    transfer(Kind::get, start, step, count, nullptr, &piece, Op::replace);
+  });
+}
+
+template <class T>
+void DistTensor<T>::put(const Region& region, const Tensor<const T>& values) {
+  check_region("DistTensor::put", region, values.shape());
+  const Tensor<const T> send =
+      values.size() == 0 || values.data() != nullptr ? values : Tensor<const T>(values.copy());
+  for_each_piece(region, send, [&](IndexSpan start, IndexSpan step, IndexSpan count,
+                                   const Tensor<const T>& piece) {
+    transfer(Kind::put, start, step, count, &piece, nullptr, Op::replace);
+  });
+}
+
+template <class T>
+void DistTensor<T>::accumulate(const Region& region, const Tensor<const T>& values, Op op) {
+  check_region("DistTensor::accumulate", region, values.shape());
+  const Tensor<const T> send =
+      values.size() == 0 || values.data() != nullptr ? values : Tensor<const T>(values.copy());
+  for_each_piece(region, send, [&](IndexSpan start, IndexSpan step, IndexSpan count,
+                                   const Tensor<const T>& piece) {
+    transfer(Kind::accumulate, start, step, count, &piece, nullptr, op);
+  });
 }
 
 template <class T>
@@ -376,33 +532,31 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
   }
   MPI_Win_unlock_all(old_window);
   MPI_Win_free(&old_window);  // collective: every rank has copied its tiles
+  plan_ghosts();
 }
 
 template <class T>
-void DistTensor<T>::update_ghosts() {
-  if (ghosts_.lower.empty()) {
-    strata::detail::fail<LayoutError>("DistTensor::update_ghosts",
-                                      "no ghosts: call set_ghosts() first");
-  }
-  sync();  // every rank's writes are visible
+void DistTensor<T>::plan_ghosts() {
+  ghost_receives_.clear();
+  ghost_sends_.clear();
+  ghost_copies_.clear();
   const Index extent = shape();
   const std::size_t rank = extent.size();
-  for (std::size_t n = 0; n < local_.size(); ++n) {
-    const index_t t = local_[n];
+  for (index_t t = 0; t < tiling_.n_tiles(); ++t) {
+    const int receiver = owners_[static_cast<std::size_t>(t)];
     const Index lo = tiling_.tile_lo(t);
     const Index hi = tiling_.tile_hi(t);
-    Tensor<T> g = block(t);
     // Each of the 3^rank parts around the tile (below, inside, above along every axis); the
-    // inside part is the tile itself.
+    // inside part is the tile itself. A part lies in one tile (widths <= tile extents).
     const Index three(rank, 3);
     Index part(rank, 0);
     do {
       bool inside = true;
       bool empty = false;
       bool outside = false;  // beyond the shape on a non-periodic axis: stays zero
-      Index from(rank, 0);   // the part's box, global (wrapped when periodic)
-      Index to(rank, 0);
-      std::vector<Selector> where;  // the part inside the ghosted tensor
+      Index from(rank, 0);   // the part's first global index (wrapped when periodic)
+      Index sizes(rank, 0);
+      Index at(rank, 0);  // the part's first index in the tile's block
       for (std::size_t k = 0; k < rank; ++k) {
         index_t a = lo[k];
         index_t b = hi[k];
@@ -416,22 +570,80 @@ void DistTensor<T>::update_ghosts() {
         inside = inside && part[k] == 1;
         empty = empty || a == b;
         index_t shift = 0;
-        if (a < 0 || b > extent[k]) {  // the whole part is beyond (widths <= tile extents)
+        if (a < 0 || b > extent[k]) {  // the whole part is beyond
           outside = outside || !ghosts_.periodic;
           shift = a < 0 ? extent[k] : -extent[k];
         }
         from[k] = a + shift;
-        to[k] = b + shift;
-        const index_t offset = a - (lo[k] - ghosts_.lower[k]);
-        where.emplace_back(Range{offset, offset + (b - a)});
+        sizes[k] = b - a;
+        at[k] = a - (lo[k] - ghosts_.lower[k]);
       }
-      if (!empty && !outside && !inside) {  // the inside part is the tile itself
-        Tensor<T> destination = g.select(std::span<const Selector>(where));
-        get_into(from, to, destination);
+      if (inside || empty || outside) {
+        continue;
+      }
+      const index_t s = tiling_.tile_at(from);
+      const int sender = owners_[static_cast<std::size_t>(s)];
+      if (receiver != rank_ && sender != rank_) {
+        continue;
+      }
+      const Index slo = tiling_.tile_lo(s);
+      Index in_source(rank, 0);  // the part's first index in the source tile
+      for (std::size_t k = 0; k < rank; ++k) {
+        in_source[k] = from[k] - slo[k];
+      }
+      if (receiver == rank_ && sender == rank_) {
+        std::vector<Selector> to_part;
+        std::vector<Selector> from_part;
+        for (std::size_t k = 0; k < rank; ++k) {
+          to_part.emplace_back(Range{at[k], at[k] + sizes[k]});
+          from_part.emplace_back(Range{in_source[k], in_source[k] + sizes[k]});
+        }
+        ghost_copies_.emplace_back(tile(s).select(std::span<const Selector>(from_part)),
+                                   block(t).select(std::span<const Selector>(to_part)));
+      } else if (receiver == rank_) {
+        const Index strides = detail::dense_strides(block_extents(t));
+        index_t offset = displacement_[static_cast<std::size_t>(t)];
+        for (std::size_t k = 0; k < rank; ++k) {
+          offset += at[k] * strides[k];
+        }
+        ghost_receives_.push_back(
+            {sender, offset, detail::Datatype(sizes, strides, detail::mpi_type<T>())});
+      } else {
+        const Index strides = detail::dense_strides(block_extents(s));
+        index_t offset = interior(s);
+        for (std::size_t k = 0; k < rank; ++k) {
+          offset += in_source[k] * strides[k];
+        }
+        ghost_sends_.push_back(
+            {receiver, offset, detail::Datatype(sizes, strides, detail::mpi_type<T>())});
       }
     } while (strata::detail::smooth_advance(three, part));
   }
-  MPI_Barrier(comm_);  // no rank changes its tiles before every rank has read its ghosts
+}
+
+template <class T>
+void DistTensor<T>::update_ghosts() {
+  if (ghosts_.lower.empty()) {
+    strata::detail::fail<LayoutError>("DistTensor::update_ghosts",
+                                      "no ghosts: call set_ghosts() first");
+  }
+  constexpr int tag = 0x6A05;  // one tag: both sides list the parts in the same order
+  std::vector<MPI_Request> requests;
+  requests.reserve(ghost_receives_.size() + ghost_sends_.size());
+  for (const GhostMessage& m : ghost_receives_) {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPI_Irecv(storage_ + m.offset, 1, m.type.get(), m.peer, tag, comm_, &requests.back());
+  }
+  for (const GhostMessage& m : ghost_sends_) {
+    requests.push_back(MPI_REQUEST_NULL);
+    MPI_Isend(storage_ + m.offset, 1, m.type.get(), m.peer, tag, comm_, &requests.back());
+  }
+  for (auto& [from, to] : ghost_copies_) {
+    to.assign(from);
+  }
+  // Done when every ghost has arrived and every part sent has left: a rank may then write
+  // its tiles again.
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
 template <class T>
@@ -547,15 +759,37 @@ DistTensor<T> DistTensor<T>::redistribute(Tiling tiling, Distribution distributi
                                      to_string(shape()));
   }
   DistTensor out(comm_, std::move(tiling), std::move(distribution));
-  auto& self = const_cast<DistTensor&>(*this);  // sync changes no element
-  self.sync();
-  for (const index_t t : out.local_tiles()) {  // straight into the new tiles
-    Tensor<T> into = out.tile(t);
-    get_into(out.tiling().tile_lo(t), out.tiling().tile_hi(t), into);
-  }
-  out.sync();
-  self.sync();  // no rank changes this tensor before every rank has read it
+  out.assign(*this);
   return out;
+}
+
+template <class T>
+void DistTensor<T>::assign(const DistTensor& source) {
+  int relation = MPI_UNEQUAL;
+  MPI_Comm_compare(comm_, source.comm_, &relation);
+  if (relation != MPI_CONGRUENT && relation != MPI_IDENT) {
+    strata::detail::fail<CollectiveError>("DistTensor::assign",
+                                          "the source lives on another group of ranks");
+  }
+  detail::agree(comm_, "DistTensor::assign",
+                detail::mix(source.tiling_.digest(), source.distribution_.digest()));
+  if (source.shape() != shape()) {
+    strata::detail::fail<ShapeError>("DistTensor::assign", "a source of shape ",
+                                     to_string(source.shape()), " for a tensor of shape ",
+                                     to_string(shape()));
+  }
+  if (&source == this) {
+    return;
+  }
+  auto& from = const_cast<DistTensor&>(source);  // sync changes no element
+  from.sync();
+  sync();  // nobody still reads this tensor's old values
+  for (const index_t t : local_) {  // straight into this rank's tiles
+    Tensor<T> into = tile(t);
+    source.get_into(tiling_.tile_lo(t), tiling_.tile_hi(t), into);
+  }
+  sync();
+  from.sync();  // no rank changes the source before every rank has read it
 }
 
 template <class T>

@@ -202,14 +202,15 @@ void register_all() {
   const std::pair<index_t, const char*> sizes[] = {
       {16, "2KiB"}, {128, "128KiB"}, {512, "2MiB"}, {2048, "32MiB"}, {2896, "64MiB"}};
   using Function = void (*)(benchmark::State&, index_t);
-  const std::pair<const char*, Function> variants[] = {{"get_%s/hand_mpi", get_hand},
-                                                       {"get_%s/strata_into", get_strata_into},
-                                                       {"get_%s/strata_new_tensor", get_strata},
-                                                       {"put_%s/hand_mpi", put_hand},
-                                                       {"put_%s/strata", put_strata},
+  const std::pair<const char*, Function> variants[] = {
+      {"get_%s/hand_mpi", get_hand},
+      {"get_%s/strata_into", get_strata_into},
+      {"get_%s/strata_new_tensor", get_strata},
+      {"put_%s/hand_mpi", put_hand},
+      {"put_%s/strata", put_strata},
 #ifdef STRATA_BENCH_GA
-                                                       {"get_%s/global_arrays", get_ga},
-                                                       {"put_%s/global_arrays", put_ga},
+      {"get_%s/global_arrays", get_ga},
+      {"put_%s/global_arrays", put_ga},
 #endif
   };
   for (const auto& [pattern, function] : variants) {

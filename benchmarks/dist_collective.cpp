@@ -34,7 +34,8 @@ int g_ranks = 1;
 
 /// Times @p op on every rank: @p untimed (not timed), barrier, run, the slowest rank's time.
 template <class F, class G = void (*)()>
-void time_collective(benchmark::State& state, F&& op, G&& untimed = [] {}) {
+void time_collective(
+    benchmark::State& state, F&& op, G&& untimed = [] {}) {
   for (auto _ : state) {
     untimed();
     MPI_Barrier(MPI_COMM_WORLD);
@@ -66,7 +67,7 @@ void redistribute_hand(benchmark::State& state) {
   const std::vector<index_t> b = cuts(n, g_ranks);
   const index_t r0 = b[static_cast<std::size_t>(g_rank)];
   const index_t rows = b[static_cast<std::size_t>(g_rank) + 1] - r0;
-  const index_t cols = rows;  // the same cuts along both axes
+  const index_t cols = rows;                                     // the same cuts along both axes
   std::vector<double> mine(static_cast<std::size_t>(rows * n));  // my rows, all columns
   for (std::size_t i = 0; i < mine.size(); ++i) {
     mine[i] = static_cast<double>(i);
@@ -121,8 +122,8 @@ void redistribute_strata(benchmark::State& state) {
   time_collective(
       state,
       [&] {
-        out = std::make_unique<DistTensor<double>>(
-            rows.redistribute(columns, Distribution::block()));
+        out =
+            std::make_unique<DistTensor<double>>(rows.redistribute(columns, Distribution::block()));
       },
       [&] { out.reset(); });  // the previous result is freed before the clock starts
   state.SetBytesProcessed(state.iterations() * n * n * static_cast<int64_t>(sizeof(double)));
@@ -145,7 +146,9 @@ void redistribute_strata_assign(benchmark::State& state) {
 // ---- ghost update of a periodic 2-D grid, width 1 ---------------------------------------------
 
 /// The process grid: 2 x 2 on 4 ranks, P x 1 otherwise.
-std::pair<int, int> process_grid() { return g_ranks == 4 ? std::pair{2, 2} : std::pair{g_ranks, 1}; }
+std::pair<int, int> process_grid() {
+  return g_ranks == 4 ? std::pair{2, 2} : std::pair{g_ranks, 1};
+}
 
 void ghosts_hand(benchmark::State& state, index_t n) {
   const auto [p0, p1] = process_grid();
@@ -165,8 +168,8 @@ void ghosts_hand(benchmark::State& state, index_t n) {
   MPI_Type_commit(&column);
   const int row = static_cast<int>(ld);  // a full row, ghost columns included (the corners)
   time_collective(state, [&] {
-    MPI_Sendrecv(at(1, 1), 1, column, left, 0, at(1, cols + 1), 1, column, right, 0,
-                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(at(1, 1), 1, column, left, 0, at(1, cols + 1), 1, column, right, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
     MPI_Sendrecv(at(1, cols), 1, column, right, 1, at(1, 0), 1, column, left, 1, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     MPI_Sendrecv(at(1, 0), row, MPI_DOUBLE, up, 2, at(rows + 1, 0), row, MPI_DOUBLE, down, 2,

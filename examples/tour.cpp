@@ -720,6 +720,14 @@ void distributed() {
     std::cout << "after accumulate(+1000) on [0 0]..[2 2): a(1, 1) = "
               << a.get(Index{1, 1}, Index{2, 2})(0, 0) << "; sum() = " << a.sum()
               << " (tiles added in tile order: the same for any number of ranks)\n";
+    // Reductions along axes: replicated on every rank, tiles combined in tile order.
+    std::cout << "a.sum({0}) (column sums, on every rank) = " << a.sum(Index{0})
+              << "\na.max({1}) = " << a.max(Index{1}) << "\n";
+    // A region given as a view of the global index space: every other row from the bottom,
+    // columns 2..5, transposed; it arrives as that view (strided boxes per tile, no packing).
+    const Region region =
+        a.region().select({strata::Range{{}, {}, -2}, strata::Range{2, 6}}).transpose();
+    std::cout << region.to_string() << " -> a.get(region) =\n" << a.get(region) << "\n";
     // Ghost cells for a 3 x 3 stencil, sized by the window's index projection.
     a.set_ghosts(
         Ghosts::of(strata::conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4, 3}));
@@ -735,6 +743,10 @@ void distributed() {
         a.redistribute(Tiling::regular(Index{6, 8}, Index{6, 2}), Distribution::block());
     std::cout << "redistributed to column blocks " << columns.tiling().to_string()
               << "; the same values: " << std::boolalpha
+              << (columns.gather(0)->to_vector() == a.gather(0)->to_vector()) << "\n";
+    columns.fill_local(0.0);
+    columns.assign(a);  // into a tensor that exists: no new window (GA_Copy)
+    std::cout << "assign(a) into the column blocks again: "
               << (columns.gather(0)->to_vector() == a.gather(0)->to_vector()) << "\n";
   }
   MPI_Finalize();

@@ -30,7 +30,9 @@ index_t at(const std::vector<Run>& runs, index_t i) {
 }
 
 /// floor(a / b) for b > 0.
-index_t floor_div(index_t a, index_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+index_t floor_div(index_t a, index_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 /// The runs of the positions `first, first + step, ...` (@p count of them) of @p runs.
 std::vector<Run> progression(const std::vector<Run>& runs, index_t first, index_t step,

@@ -111,6 +111,13 @@ class Datatype {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
+/// One message of a ghost update: a part of a block, to or from another rank.
+struct GhostMessage {
+  int peer;        ///< the other rank
+  index_t offset;  ///< the part's first element in this rank's window array
+  Datatype type;   ///< the part's elements from there
+};
+
 /// Throws CollectiveError on every rank of @p comm unless all passed the same @p digest.
 void agree(MPI_Comm comm, std::string_view operation, std::uint64_t digest);
 
@@ -391,15 +398,15 @@ class DistTensor {
   /// @param keepdims keep reduced axes with extent 1
   /// @return the minima (replicated)
   /// @throws IndexError, ShapeError, CollectiveError as sum(axes)
-  [[nodiscard]] Tensor<T> min(IndexSpan axes, bool keepdims = false) const
-    requires std::totally_ordered<T>;
+  [[nodiscard]] Tensor<T> min(IndexSpan axes,
+                              bool keepdims = false) const requires std::totally_ordered<T>;
   /// Maxima along @p axes (`np.max`; an empty reduction gives the lowest value of T).
   /// @param axes the axes to reduce
   /// @param keepdims keep reduced axes with extent 1
   /// @return the maxima (replicated)
   /// @throws IndexError, ShapeError, CollectiveError as sum(axes)
-  [[nodiscard]] Tensor<T> max(IndexSpan axes, bool keepdims = false) const
-    requires std::totally_ordered<T>;
+  [[nodiscard]] Tensor<T> max(IndexSpan axes,
+                              bool keepdims = false) const requires std::totally_ordered<T>;
 
  private:
   template <class F>
@@ -416,9 +423,10 @@ class DistTensor {
   void release() noexcept;
   void allocate();  // the window for the current tiling, owners and ghosts (zeros)
   [[nodiscard]] Index block_extents(index_t t) const;  // a tile with its ghosts
-  [[nodiscard]] index_t interior(index_t t) const;  // the tile's first element in its owner's window
+  [[nodiscard]] index_t interior(
+      index_t t) const;                      // the tile's first element in its owner's window
   [[nodiscard]] Tensor<T> block(index_t t);  // a local tile with its ghosts, global indices
-  void plan_ghosts();  // the messages and copies of update_ghosts()
+  void plan_ghosts();                        // the messages and copies of update_ghosts()
   void get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const;
   [[nodiscard]] std::size_t local_position(std::string_view operation, index_t t) const;
 
@@ -437,13 +445,8 @@ class DistTensor {
   // update_ghosts(): ghost parts from other ranks (received into this rank's blocks), parts of
   // this rank's tiles that other ranks need (sent from them), in one order on both sides (tile,
   // then part), so that one tag matches them; parts a rank holds itself are copied.
-  struct GhostMessage {
-    int peer;
-    index_t offset;  // in storage_
-    detail::Datatype type;
-  };
-  std::vector<GhostMessage> ghost_receives_;
-  std::vector<GhostMessage> ghost_sends_;
+  std::vector<detail::GhostMessage> ghost_receives_;
+  std::vector<detail::GhostMessage> ghost_sends_;
   std::vector<std::pair<Tensor<T>, Tensor<T>>> ghost_copies_;  // from, to
 };
 

@@ -198,9 +198,9 @@ Tensor<T> DistTensor<T>::tile(index_t t) {
   const index_t first = displacement_[static_cast<std::size_t>(t)];
   const Index block = block_extents(t);
   const index_t size = block.empty() ? 1 : detail::dense_strides(block)[0] * block[0];
-  return Tensor<T>(AnyBuffer<T>(DenseBuffer<T>::wrap(storage_ + first, size)),
-                   Dimensions(tiling_.tile_extents(t), detail::dense_strides(block),
-                              interior(t) - first))
+  return Tensor<T>(
+             AnyBuffer<T>(DenseBuffer<T>::wrap(storage_ + first, size)),
+             Dimensions(tiling_.tile_extents(t), detail::dense_strides(block), interior(t) - first))
       .with_origin(tiling_.tile_lo(t));
 }
 
@@ -407,9 +407,8 @@ template <class T>
 void DistTensor<T>::check_region(const char* operation, const Region& region,
                                  const Index& side) const {
   if (region.space() != shape()) {
-    strata::detail::fail<ShapeError>(operation, "a region of the space ",
-                                     to_string(region.space()), " for a tensor of shape ",
-                                     to_string(shape()));
+    strata::detail::fail<ShapeError>(operation, "a region of the space ", to_string(region.space()),
+                                     " for a tensor of shape ", to_string(shape()));
   }
   if (side != region.shape()) {
     strata::detail::fail<ShapeError>(operation, "a tensor of shape ", to_string(side),
@@ -437,10 +436,10 @@ void DistTensor<T>::get(const Region& region, Tensor<T> into) const {
     into.assign(get(region));
     return;
   }
-  for_each_piece(region, into, [&](IndexSpan start, IndexSpan step, IndexSpan count,
-                                   Tensor<T>& piece) {
-    transfer(Kind::get, start, step, count, nullptr, &piece, Op::replace);
-  });
+  for_each_piece(region, into,
+                 [&](IndexSpan start, IndexSpan step, IndexSpan count, Tensor<T>& piece) {
+                   transfer(Kind::get, start, step, count, nullptr, &piece, Op::replace);
+                 });
 }
 
 template <class T>
@@ -448,10 +447,11 @@ void DistTensor<T>::put(const Region& region, const Tensor<const T>& values) {
   check_region("DistTensor::put", region, values.shape());
   const Tensor<const T> send =
       values.size() == 0 || values.data() != nullptr ? values : Tensor<const T>(values.copy());
-  for_each_piece(region, send, [&](IndexSpan start, IndexSpan step, IndexSpan count,
-                                   const Tensor<const T>& piece) {
-    transfer(Kind::put, start, step, count, &piece, nullptr, Op::replace);
-  });
+  for_each_piece(
+      region, send,
+      [&](IndexSpan start, IndexSpan step, IndexSpan count, const Tensor<const T>& piece) {
+        transfer(Kind::put, start, step, count, &piece, nullptr, Op::replace);
+      });
 }
 
 template <class T>
@@ -459,10 +459,11 @@ void DistTensor<T>::accumulate(const Region& region, const Tensor<const T>& valu
   check_region("DistTensor::accumulate", region, values.shape());
   const Tensor<const T> send =
       values.size() == 0 || values.data() != nullptr ? values : Tensor<const T>(values.copy());
-  for_each_piece(region, send, [&](IndexSpan start, IndexSpan step, IndexSpan count,
-                                   const Tensor<const T>& piece) {
-    transfer(Kind::accumulate, start, step, count, &piece, nullptr, op);
-  });
+  for_each_piece(
+      region, send,
+      [&](IndexSpan start, IndexSpan step, IndexSpan count, const Tensor<const T>& piece) {
+        transfer(Kind::accumulate, start, step, count, &piece, nullptr, op);
+      });
 }
 
 template <class T>
@@ -525,8 +526,8 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
     }
     const index_t size = old_block.empty() ? 1 : old_strides[0] * old_block[0];
     const Tensor<T> old_tile(
-        AnyBuffer<T>(DenseBuffer<T>::wrap(old_storage + old_displacement[static_cast<std::size_t>(t)],
-                                          size)),
+        AnyBuffer<T>(DenseBuffer<T>::wrap(
+            old_storage + old_displacement[static_cast<std::size_t>(t)], size)),
         Dimensions(extents, old_strides, at));
     tile(t).assign(old_tile);
   }
@@ -630,11 +631,11 @@ void DistTensor<T>::update_ghosts() {
   constexpr int tag = 0x6A05;  // one tag: both sides list the parts in the same order
   std::vector<MPI_Request> requests;
   requests.reserve(ghost_receives_.size() + ghost_sends_.size());
-  for (const GhostMessage& m : ghost_receives_) {
+  for (const detail::GhostMessage& m : ghost_receives_) {
     requests.push_back(MPI_REQUEST_NULL);
     MPI_Irecv(storage_ + m.offset, 1, m.type.get(), m.peer, tag, comm_, &requests.back());
   }
-  for (const GhostMessage& m : ghost_sends_) {
+  for (const detail::GhostMessage& m : ghost_sends_) {
     requests.push_back(MPI_REQUEST_NULL);
     MPI_Isend(storage_ + m.offset, 1, m.type.get(), m.peer, tag, comm_, &requests.back());
   }
@@ -783,7 +784,7 @@ void DistTensor<T>::assign(const DistTensor& source) {
   }
   auto& from = const_cast<DistTensor&>(source);  // sync changes no element
   from.sync();
-  sync();  // nobody still reads this tensor's old values
+  sync();                           // nobody still reads this tensor's old values
   for (const index_t t : local_) {  // straight into this rank's tiles
     Tensor<T> into = tile(t);
     source.get_into(tiling_.tile_lo(t), tiling_.tile_hi(t), into);
@@ -915,7 +916,8 @@ Tensor<T> DistTensor<T>::reduce_axes(const char* operation, Op op, IndexSpan axe
   for (index_t t = 0; t < n_tiles; ++t) {
     const Index e = partial_extents(t);
     const index_t count = size_of(e);
-    const T* src = all.data() + next[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])];
+    const T* src =
+        all.data() + next[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])];
     next[static_cast<std::size_t>(owners_[static_cast<std::size_t>(t)])] += count;
     if (count == 0) {
       continue;
@@ -945,9 +947,7 @@ Tensor<T> DistTensor<T>::prod(IndexSpan axes, bool keepdims) const {
 }
 
 template <class T>
-Tensor<T> DistTensor<T>::min(IndexSpan axes, bool keepdims) const
-  requires std::totally_ordered<T>
-{
+Tensor<T> DistTensor<T>::min(IndexSpan axes, bool keepdims) const requires std::totally_ordered<T> {
   const T top = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
                                                      : std::numeric_limits<T>::max();
   return reduce_axes("DistTensor::min", Op::min, axes, keepdims, top,
@@ -955,9 +955,7 @@ Tensor<T> DistTensor<T>::min(IndexSpan axes, bool keepdims) const
 }
 
 template <class T>
-Tensor<T> DistTensor<T>::max(IndexSpan axes, bool keepdims) const
-  requires std::totally_ordered<T>
-{
+Tensor<T> DistTensor<T>::max(IndexSpan axes, bool keepdims) const requires std::totally_ordered<T> {
   const T bottom = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
                                                         : std::numeric_limits<T>::lowest();
   return reduce_axes("DistTensor::max", Op::max, axes, keepdims, bottom,

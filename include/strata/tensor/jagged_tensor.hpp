@@ -506,6 +506,27 @@ class JaggedTensor {
   /// The first row's absolute number along the first outer mode (0 unless this is a slice).
   /// @return the origin of the rows
   [[nodiscard]] index_t first_row() const noexcept { return first_; }
+  /// The same tensor with its rows numbered from @p first along the first outer mode: the rows
+  /// of a larger index space (a block of rows of a distributed jagged tensor), as
+  /// Tensor::with_origin for a dense block. Shares the buffer.
+  /// @param first the absolute number of the first row
+  /// @return the tensor
+  [[nodiscard]] JaggedTensor with_first_row(index_t first) const {
+    JaggedTensor out = *this;
+    out.first_ = first;
+    return out;
+  }
+
+  /// A jagged tensor over memory the caller owns and keeps alive (shape.size() values, row
+  /// after row); nothing is copied.
+  /// @param data the first value
+  /// @param shape the shape
+  /// @return the tensor
+  /// @throws Error when @p data is null and the shape holds values
+  static JaggedTensor wrap(T* data, Jagged shape) {
+    const index_t size = shape.size();
+    return JaggedTensor(std::move(shape), AnyBuffer<T>(DenseBuffer<T>::wrap(data, size)));
+  }
 
   /// Row @p r's values as a contiguous span (row-major inside the row): O(1), no allocation.
   /// @param r the row's absolute linear number (its index when there is one outer mode)

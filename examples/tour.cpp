@@ -1,6 +1,7 @@
 // The strata tour: a guided, printed walk through every capability, one section each.
 #include "strata/strata.hpp"
 #if STRATA_TOUR_MPI
+#include "strata/dist/jagged.hpp"
 #include "strata/dist/tensor.hpp"
 #endif
 
@@ -748,6 +749,20 @@ void distributed() {
     columns.assign(a);  // into a tensor that exists: no new window (GA_Copy)
     std::cout << "assign(a) into the column blocks again: "
               << (columns.gather(0)->to_vector() == a.gather(0)->to_vector()) << "\n";
+    // A jagged tensor's rows in blocks owned by ranks; each row's values stay together.
+    DistJaggedTensor<double> cells(MPI_COMM_WORLD, strata::Jagged::from_lengths({3, 0, 2, 4, 1}),
+                                   Tiling(std::vector<std::vector<strata::index_t>>{{0, 2, 5}}),
+                                   Distribution::cyclic());
+    for (const strata::index_t t : cells.local_tiles()) {
+      cells.tile(t).for_each_row(strata::par, [](strata::index_t r, std::span<double> v) {
+        for (double& x : v) {
+          x = static_cast<double>(r);  // global row numbers
+        }
+      });
+    }
+    cells.sync();
+    std::cout << "DistJaggedTensor rows 2..4 = " << cells.get_rows(2, 5)
+              << ", row_sums() = " << cells.row_sums() << "\n";
   }
   MPI_Finalize();
 #else

@@ -1,6 +1,7 @@
 /// @file
 /// Distributed tiled tensors on MPI: tiles owned by ranks, one-sided get / put / accumulate of
-/// any box of the global index space, collectives (gather, scatter, redistribute, sum).
+/// any box or view (Region) of the global index space, collectives (gather, scatter,
+/// redistribute, assign, sums and reductions along axes), ghost regions.
 ///
 /// Part of the optional target strata::mpi (built when MPI is found); the only headers of
 /// strata that include `<mpi.h>` live in this folder.
@@ -148,7 +149,9 @@ void check_box(std::string_view operation, IndexSpan lo, IndexSpan hi, IndexSpan
 /// Any rank reads or writes any box of the global index space without the owners taking part
 /// (Global Arrays' model): `get`, `put` and `accumulate` split the box by the tiles it
 /// crosses and issue one MPI_Get / MPI_Put / MPI_Accumulate per tile, each described by
-/// derived datatypes built from the strides of both sides (nothing is packed by hand).
+/// derived datatypes built from the strides of both sides (nothing is packed by hand). A
+/// Region (`region().select(...).transpose()`...) names any strided, flipped, transposed,
+/// rolled or index-array view of the space; it moves as a few such strided boxes.
 ///
 /// **Synchronisation** (MPI-3 passive target): the window is locked for the tensor's lifetime
 /// (`MPI_Win_lock_all`); each get, put and accumulate is complete when it returns

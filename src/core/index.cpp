@@ -1,6 +1,7 @@
 // Formatting of index lists.
 #include "strata/core/index.hpp"
 
+#include <ostream>
 #include <utility>
 
 namespace strata {
@@ -22,6 +23,10 @@ std::string to_string(std::span<const index_t> values) {
   }
   text += ']';
   return text;
+}
+
+std::ostream& operator<<(std::ostream& out, const Index& index) {
+  return out << to_string(index);
 }
 
 }  // namespace strata

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sstream>
 #include <type_traits>
 
 using strata::Index;
@@ -38,6 +39,12 @@ strata::index_t sum(std::span<const strata::index_t> values) {
   return total;
 }
 }  // namespace
+
+TEST_CASE("an Index prints as to_string shows it", "[core]") {
+  std::ostringstream out;
+  out << strata::Index{1, -2, 30} << ' ' << strata::Index{};
+  CHECK(out.str() == "[1 -2 30] []");
+}
 
 TEST_CASE("Index converts to a span over its own values", "[core]") {
   Index idx{4, 5, 6};

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <span>
 #include <string>
 #include <vector>
@@ -115,5 +116,11 @@ std::string to_string(std::span<const index_t> values);
 inline std::string to_string(std::initializer_list<index_t> values) {
   return to_string(std::span<const index_t>(values.begin(), values.size()));
 }
+
+/// Prints an index as to_string does: `std::cout << t.shape()` shows `[2 3]`.
+/// @param out the stream
+/// @param index the index
+/// @return @p out
+std::ostream& operator<<(std::ostream& out, const Index& index);
 
 }  // namespace strata

@@ -217,6 +217,56 @@ TEST_CASE("index ranges are views: copies share state and compose with adaptors"
 #endif
 }
 
+TEST_CASE("indices() in a strided frame and above the inline rank, stepped and sought mid-run",
+          "[shape][range][property]") {
+  // Ranks 1-8 (the iterator keeps ranks above 6 apart), random origins and steps of any sign:
+  // absolute index k = origin[k] + steps[k] * offset[k], against plain recursion.
+  std::mt19937 rng(20261124);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto rank = static_cast<std::size_t>(std::uniform_int_distribution<int>(1, 8)(rng));
+    std::vector<index_t> extents;
+    Index origin;
+    Index steps;
+    for (std::size_t k = 0; k < rank; ++k) {
+      extents.push_back(std::uniform_int_distribution<index_t>(1, rank > 5 ? 2 : 4)(rng));
+      origin.push_back(std::uniform_int_distribution<index_t>(-5, 5)(rng));
+      steps.push_back(std::uniform_int_distribution<index_t>(-3, 3)(rng));
+    }
+    std::vector<Index> offsets;
+    Index current;
+    box_indices(Index{}, extents, 0, current, offsets);
+    std::vector<Index> expected;
+    for (const Index& o : offsets) {
+      Index i(rank);
+      for (std::size_t k = 0; k < rank; ++k) {
+        i[k] = origin[k] + steps[k] * o[k];
+      }
+      expected.push_back(i);
+    }
+    const strata::IndexRange<Smooth> absolute(Smooth(strata::IndexSpan(extents)), origin, steps,
+                                              false);
+    const strata::IndexRange<Smooth> relative(Smooth(strata::IndexSpan(extents)), origin, steps,
+                                              true);
+    std::vector<Index> seen(absolute.begin(), absolute.end());
+    CHECK(seen == expected);
+    std::vector<Index> seen_offsets(relative.begin(), relative.end());
+    CHECK(seen_offsets == offsets);
+    // Seek anywhere (mid-run included), then step on, post-increment and step back.
+    const auto size = static_cast<index_t>(expected.size());
+    const index_t p = std::uniform_int_distribution<index_t>(0, size - 1)(rng);
+    auto it = absolute.begin() + p;
+    for (index_t q = p; q < size; ++q) {
+      const auto before = it++;
+      CHECK(*before == expected[static_cast<std::size_t>(q)]);
+    }
+    CHECK(it == absolute.end());
+    if (p > 0) {
+      --it;
+      CHECK(*it == expected.back());
+    }
+  }
+}
+
 TEST_CASE("parallel::for_each visits every index of a jagged shape once", "[shape][parallel]") {
   std::vector<index_t> lengths;
   std::mt19937 rng(7);

@@ -5,8 +5,11 @@
 
 #include "strata/core/index.hpp"
 
+#include <algorithm>
+#include <array>
 #include <compare>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <ranges>
@@ -62,23 +65,21 @@ class IndexRange : public std::ranges::view_base {
     /// The index at this position.
     /// @return the absolute index or the offset, as the range was asked
     [[nodiscard]] Index operator*() const {
-      // One result variable (so it is returned in place) filled element by element (no
-      // library copy for a handful of entries).
-      const std::size_t rank = offset_.size();
+      // The iterator keeps the yielded index itself (updated per step), so a dereference is a
+      // fixed-size copy: no loop over the modes, no arithmetic. The last entry lives apart
+      // (`last_`), so the copy never reads back a value just stored by a step (a wide load
+      // over a narrow store stalls store forwarding).
+      const std::size_t rank = state_->rank;
       Index index(rank, boost::container::default_init);  // every entry is written below
-      if (state_->relative) {
-        for (std::size_t k = 0; k < rank; ++k) {
-          index[k] = offset_[k];
-        }
-      } else if (state_->steps.empty()) {
-        for (std::size_t k = 0; k < rank; ++k) {
-          index[k] = state_->origin[k] + offset_[k];
-        }
-      } else {
-        for (std::size_t k = 0; k < rank; ++k) {
-          index[k] = state_->origin[k] + state_->steps[k] * offset_[k];
-        }
+      if (rank == 0) {
+        return index;
       }
+      if (rank <= kInline) [[likely]] {
+        std::memcpy(index.data(), head_.data(), sizeof head_);  // within the inline storage
+      } else {
+        std::copy(wide_.begin(), wide_.end(), index.begin());
+      }
+      index[rank - 1] = last_;
       return index;
     }
     /// The index @p n positions away.
@@ -93,8 +94,9 @@ class IndexRange : public std::ranges::view_base {
       if (position_ < state_->size) {
         if (run_left_ > 0) {  // inside a run of the last mode: no call into the shape
           --run_left_;
-          ++offset_.back();
+          last_ += last_step_;
         } else {
+          offset_.back() += run_length_ - 1;  // offset_ stays at the run's start during a run
           state_->shape.advance(std::span<index_t>(offset_));
           start_run();
         }
@@ -175,6 +177,12 @@ class IndexRange : public std::ranges::view_base {
     friend class IndexRange;
     iterator(const State* state, index_t position)
         : state_(state), position_(position), offset_(state->rank, 0) {
+      if (state->rank > kInline) {
+        wide_.resize(state->rank);
+      }
+      if (state->rank > 0 && !state->relative && !state->steps.empty()) {
+        last_step_ = state->steps.back();
+      }
       seek();
     }
     void seek() {
@@ -184,12 +192,34 @@ class IndexRange : public std::ranges::view_base {
         start_run();
       }
     }
-    void start_run() { run_left_ = state_->rank == 0 ? 0 : state_->shape.run_length(offset_) - 1; }
+    // At the start of a run of the last mode (offset_ holds its first offset): its length,
+    // and the yielded index from the offsets.
+    void start_run() {
+      const std::size_t rank = state_->rank;
+      if (rank == 0) {
+        return;
+      }
+      run_length_ = state_->shape.run_length(offset_);
+      run_left_ = run_length_ - 1;
+      index_t* index = rank <= kInline ? head_.data() : wide_.data();
+      for (std::size_t k = 0; k < rank; ++k) {
+        const index_t step = state_->steps.empty() ? 1 : state_->steps[k];
+        index[k] = state_->relative ? offset_[k] : state_->origin[k] + step * offset_[k];
+      }
+      last_ = index[rank - 1];
+    }
+
+    static constexpr std::size_t kInline = 6;  // Index's inline capacity
 
     const State* state_ = nullptr;
     index_t position_ = 0;
-    index_t run_left_ = 0;  // steps left that only increment the last offset
-    Index offset_;
+    index_t run_left_ = 0;    // steps left in this run (steps that only move the last entry)
+    index_t run_length_ = 0;  // the run's length
+    index_t last_step_ = 1;   // what a step in a run adds to the last entry
+    index_t last_ = 0;        // the last entry of the yielded index
+    Index offset_;            // the offsets at the start of this run
+    std::array<index_t, kInline> head_{};  // the yielded index (but its last entry), rank <= 6
+    Index wide_;                           // the same for rank > 6
   };
 
   /// The range of @p shape's indices.

@@ -21,6 +21,7 @@
 #include <xtensor/xview.hpp>
 
 #include <random>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -108,6 +109,24 @@ void slice_strata_element(benchmark::State& state) {
       for (index_t j = 0; j < kI1 - kI0; ++j) {
         for (index_t k = 0; k < kK1 - kK0; ++k) {
           view(i, j, k) = f(i + kI0, j + kI0, k + kK0);
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void slice_strata_span(benchmark::State& state) {
+  // s(i, j, k) = f(...) in the user's own OpenMP loop, through the view's StridedSpan.
+  bench::set_threads(state);
+  Tensor<float> view = slab();
+  const strata::StridedSpan<float, 3> s = view.span<3>();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kI1 - kI0; ++i) {
+      for (index_t j = 0; j < kI1 - kI0; ++j) {
+        for (index_t k = 0; k < kK1 - kK0; ++k) {
+          s(i, j, k) = f(i + kI0, j + kI0, k + kK0);
         }
       }
     }
@@ -295,6 +314,21 @@ void read_strata(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kM * kM);
 }
 
+void read_span(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  const strata::StridedSpan<const float, 2> s = std::as_const(t).span<2>();
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        total += s(i, j);
+      }
+    }
+    g_sink = total;
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
 void access_pointer(benchmark::State& state) {
   float* p = square().data();
   for (auto _ : state) {
@@ -321,6 +355,36 @@ void access_strata(benchmark::State& state) {
       }
     }
     g_sink = total;
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_span(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  const strata::StridedSpan<float, 2> s = t.span<2>();
+  for (auto _ : state) {
+    float total = 0;
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        s(i, j) = s(i, j) * 0.5F + 1.0F;
+        total += s(i, j);
+      }
+    }
+    g_sink = total;
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_span_compound(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  const strata::StridedSpan<float, 2> s = t.span<2>();
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        s(i, j) *= 0.5F;
+      }
+    }
+    benchmark::ClobberMemory();
   }
   state.SetItemsProcessed(state.iterations() * kM * kM);
 }
@@ -397,6 +461,18 @@ void access_pointer_compound(benchmark::State& state) {
   return total;
 }
 
+// The form a kernel of the user's takes with a span: the tensor's span passed by value.
+[[gnu::noinline]] float update(strata::StridedSpan<float, 2> s) {
+  float total = 0;
+  for (index_t i = 0; i < s.extent(0); ++i) {
+    for (index_t j = 0; j < s.extent(1); ++j) {
+      s(i, j) = s(i, j) * 0.5F + 1.0F;
+      total += s(i, j);
+    }
+  }
+  return total;
+}
+
 void read_pointer_function(benchmark::State& state) {
   for (auto _ : state) {
     g_sink = total_of(square().data(), kM);
@@ -423,6 +499,14 @@ void access_strata_function(benchmark::State& state) {
   Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
   for (auto _ : state) {
     g_sink = update(t);
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void access_span_function(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  for (auto _ : state) {
+    g_sink = update(t.span<2>());
   }
   state.SetItemsProcessed(state.iterations() * kM * kM);
 }
@@ -486,6 +570,7 @@ BENCHMARK(slice_strata_absolute)->Name("slice_fill/strata_absolute")->Apply(benc
 BENCHMARK(slice_strata_relative)->Name("slice_fill/strata_relative")->Apply(bench::thread_args);
 BENCHMARK(slice_strata_tabulate)->Name("slice_fill/strata_tabulate")->Apply(bench::thread_args);
 BENCHMARK(slice_strata_element)->Name("slice_fill/strata_element")->Apply(bench::thread_args);
+BENCHMARK(slice_strata_span)->Name("slice_fill/strata_span")->Apply(bench::thread_args);
 BENCHMARK(slice_xtensor)->Name("slice_fill/xtensor")->Apply(bench::thread_args);
 BENCHMARK(slice_eigen)->Name("slice_fill/eigen")->Apply(bench::thread_args);
 BENCHMARK(jagged_hand)->Name("jagged_fill/hand")->Apply(bench::thread_args);
@@ -495,14 +580,18 @@ BENCHMARK(tiled_hand)->Name("tiled_fill/hand")->Apply(bench::thread_args);
 BENCHMARK(tiled_strata)->Name("tiled_fill/strata_indexed")->Apply(bench::thread_args);
 BENCHMARK(read_pointer)->Name("element_read/pointer");
 BENCHMARK(read_strata)->Name("element_read/strata");
+BENCHMARK(read_span)->Name("element_read/span");
 BENCHMARK(access_pointer)->Name("element_access/pointer");
 BENCHMARK(access_strata)->Name("element_access/strata");
+BENCHMARK(access_span)->Name("element_access/span");
 BENCHMARK(read_pointer_function)->Name("element_read_function/pointer");
 BENCHMARK(read_strata_function)->Name("element_read_function/strata");
 BENCHMARK(access_pointer_function)->Name("element_access_function/pointer");
 BENCHMARK(access_strata_function)->Name("element_access_function/strata");
+BENCHMARK(access_span_function)->Name("element_access_function/span");
 BENCHMARK(access_pointer_compound)->Name("element_scale/pointer");
 BENCHMARK(access_strata_compound)->Name("element_scale/strata");
+BENCHMARK(access_span_compound)->Name("element_scale/span");
 BENCHMARK(indices_smooth)->Name("indices/smooth_range");
 BENCHMARK(loop_smooth)->Name("indices/smooth_loop");
 BENCHMARK(indices_jagged)->Name("indices/jagged_range");

@@ -435,6 +435,17 @@ void iteration() {
   std::cout << "generate(1 / (i + j + 1)):\n" << hilbert << "\n";
   std::cout << "v.data() + strides for pointer code: strides " << strata::to_string(v.strides())
             << ", offset " << v.offset() << "\n";
+  // A loop of your own that writes through (i, j): take the view's span (std::mdspan-like, rank
+  // fixed at compile time); s(i, j) costs what pointer arithmetic costs.
+  const strata::StridedSpan<float, 2> s = v.span<2>();
+  for (strata::index_t i = 0; i < s.extent(0); ++i) {
+    for (strata::index_t j = 0; j < s.extent(1); ++j) {
+      s(i, j) *= -1.0F;
+    }
+  }
+  std::cout << "the slice negated through v.span<2>() (extents [" << s.extent(0) << " "
+            << s.extent(1) << "], strides [" << s.stride(0) << " " << s.stride(1) << "]):\n"
+            << t << "\n";
 }
 
 void expressions() {

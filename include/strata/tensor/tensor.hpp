@@ -14,6 +14,7 @@
 #include "strata/tensor/copy_kernels.hpp"
 #include "strata/tensor/expression_fwd.hpp"
 #include "strata/tensor/frame.hpp"
+#include "strata/tensor/strided_span.hpp"
 
 #include <algorithm>
 #include <concepts>
@@ -21,16 +22,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-/// Whether element access `t(i, j)` checks rank and bounds (IndexError): on in builds without
-/// NDEBUG (the debug and asan presets), off in release builds unless defined to 1.
-#if !defined(STRATA_CHECKED_ACCESS)
-#if defined(NDEBUG)
-#define STRATA_CHECKED_ACCESS 0
-#else
-#define STRATA_CHECKED_ACCESS 1
-#endif
-#endif
 
 namespace strata {
 
@@ -61,17 +52,6 @@ inline Index broadcast_shapes(IndexSpan a, IndexSpan b, std::string_view operati
 }
 
 namespace detail {
-
-/// Checks element access when STRATA_CHECKED_ACCESS is on (debug builds).
-[[noreturn]] inline void bad_access(std::string_view operation, IndexSpan index, IndexSpan shape) {
-  if (index.size() != shape.size()) {
-    fail<IndexError>(operation, "index ", to_string(index), " has ", index.size(),
-                     " entries for a tensor of rank ", shape.size(), " (shape ", to_string(shape),
-                     ")");
-  }
-  fail<IndexError>(operation, "index ", to_string(index), " is out of bounds for shape ",
-                   to_string(shape));
-}
 
 /// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line,
 /// cold and `noexcept` (a failure is parked, see pending_exception), so the fast path (one
@@ -539,6 +519,34 @@ class Tensor {
   /// @return true when data() is not null and the map is native
   [[nodiscard]] bool is_contiguous() const {
     return first_element() != nullptr && dims_.is_native();
+  }
+  /// A StridedSpan of rank @p N over this view's elements: `s(i, j)` reads and writes at
+  /// pointer speed, in a loop of the user's (see StridedSpan). It owns nothing: valid while the
+  /// buffer lives (the tensor, or another handle to its buffer).
+  /// @tparam N the rank, which must be this tensor's
+  /// @return the span (writable for a Tensor of non-const T)
+  /// @throws ShapeError when @p N is not the rank
+  /// @throws LayoutError when the buffer is not one array or the map is not strided (a roll, a
+  ///         tile, an index array: `copy()` first), or, for a writable span, when the view
+  ///         aliases (a broadcast: take the span of a const tensor to read) or the buffer is
+  ///         read-only
+  template <std::size_t N>
+  [[nodiscard]] StridedSpan<T, N> span() {
+    check_span(N, "span");
+    if constexpr (!std::is_const_v<T>) {
+      check_writable("span");
+    }
+    return make_span<T, N>();
+  }
+  /// A read-only StridedSpan of rank @p N (broadcast views included).
+  /// @tparam N the rank, which must be this tensor's
+  /// @return the span
+  /// @throws ShapeError when @p N is not the rank
+  /// @throws LayoutError when the buffer is not one array or the map is not strided
+  template <std::size_t N>
+  [[nodiscard]] StridedSpan<const value_type, N> span() const {
+    check_span(N, "span");
+    return make_span<const value_type, N>();
   }
 
   // ---- views (share the buffer) --------------------------------------------------------------
@@ -1070,6 +1078,35 @@ class Tensor {
                                " entries for a tensor of rank ", rank());
     }
     return detail::Frame::at(origin);
+  }
+
+  void check_span(std::size_t n, std::string_view operation) const {
+    if (std::cmp_not_equal(n, rank())) {
+      detail::fail<ShapeError>(operation, "a span of rank ", n, " of a tensor of rank ", rank(),
+                               " (shape ", to_string(shape()), ")");
+    }
+    if (data_ == nullptr) {
+      detail::fail<LayoutError>(operation, "the buffer of the tensor of shape ", to_string(shape()),
+                                " is not one array (a generator, sparse or user buffer); copy() "
+                                "it first");
+    }
+    if (!dims_.is_strided()) {
+      detail::fail<LayoutError>(operation, "the map ", dims_,
+                                " is not strided (a roll, a tile or an index array); copy() it "
+                                "first");
+    }
+  }
+
+  template <class E, std::size_t N>
+  [[nodiscard]] StridedSpan<E, N> make_span() const {
+    std::array<index_t, N> extents{};
+    std::array<index_t, N> strides{};
+    const std::span<const Axis> axes = dims_.axes();
+    for (std::size_t k = 0; k < N; ++k) {
+      extents[k] = axes[k].extent;
+      strides[k] = axes[k].stride;
+    }
+    return {first_element(), extents, strides};
   }
 
   [[nodiscard]] value_type* first_element() const noexcept {

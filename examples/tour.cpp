@@ -703,7 +703,7 @@ void distributed() {
   for (const int o : owners) {
     std::cout << ' ' << o;
   }
-  std::cout << "\nthe patch [1 2]..[5 7) crosses tiles";
+  std::cout << "\nthe patch [1:5, 2:7] crosses tiles";
   for (const strata::index_t t : tiling.tiles_in(Index{1, 2}, Index{5, 7})) {
     std::cout << ' ' << t << " (rank " << owners[static_cast<std::size_t>(t)] << ")";
   }

@@ -455,10 +455,11 @@ std::string distribution(const dist::Tiling& tiling, const std::vector<int>& own
     }
     std::sort(ranks.begin(), ranks.end());
     ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    caption += "; red: the patch [" + to_string(lo);
-    caption += ", ";
-    caption += to_string(hi);
-    caption += "), held by ranks";
+    caption += "; red: the patch [";  // in NumPy's slice notation: [2:7, 3:9]
+    for (std::size_t k = 0; k < lo.size(); ++k) {
+      caption += (k == 0 ? "" : ", ") + std::to_string(lo[k]) + ":" + std::to_string(hi[k]);
+    }
+    caption += "], held by ranks";
     for (const int r : ranks) {
       caption += ' ';
       caption += std::to_string(r);

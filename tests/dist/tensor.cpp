@@ -399,6 +399,56 @@ TEST_CASE("gather, scatter and redistribute move whole tensors", "[dist][collect
   CHECK(one.get(zero, shape).to_vector() == expected.to_vector());
 }
 
+TEST_CASE("a destroyed tensor's window is taken, zeroed, by the next of the same sizes",
+          "[dist][cache]") {
+  strata::dist::release_cached_windows();
+  const Index shape{8, 6};
+  const Index zero{0, 0};
+  const Tiling tiling = Tiling::regular(shape, Index{3, 4});
+  const std::vector<double> zeros(48, 0.0);
+  const double* first = nullptr;  // where this rank's first tile was
+  {
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+    a.fill_local(5.0);
+    if (!a.local_tiles().empty()) {
+      first = a.tile(a.local_tiles()[0]).data();
+    }
+  }
+  DistTensor<double> b(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  if (first != nullptr) {
+    CHECK(b.tile(b.local_tiles()[0]).data() == first);  // the same memory, made zero again
+  }
+  CHECK(b.get(zero, shape).to_vector() == zeros);
+  b.sync();  // every rank has read the zeros before any writes
+  fill_by_index(b);
+  // New ghosts make a new window; the old one goes to the cache, and the next tensor of the
+  // old sizes takes it, zeroed, while b keeps its values.
+  b.set_ghosts({Index{1, 1}, Index{1, 1}, true});
+  b.update_ghosts();
+  DistTensor<double> c(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  CHECK(c.get(zero, shape).to_vector() == zeros);
+  Tensor<double> expected(shape);
+  strata::for_each_indexed(strata::seq, expected,
+                           [](strata::IndexSpan g, double& x) { x = value_at(g); });
+  CHECK(b.get(zero, shape).to_vector() == expected.to_vector());
+  // Other sizes (another distribution over the same tiles) get windows of their own.
+  DistTensor<double> d = b.redistribute(tiling, Distribution::block());
+  CHECK(d.get(zero, shape).to_vector() == expected.to_vector());
+  // A tensor over part of the processes is never cached, and works all the same.
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, 0, &half);
+  for (int round = 0; round < 2; ++round) {
+    DistTensor<double> e(half, tiling, Distribution::cyclic());
+    CHECK(e.get(zero, shape).to_vector() == zeros);
+    e.sync();
+    e.fill_local(1.0);
+  }
+  MPI_Comm_free(&half);
+  strata::dist::release_cached_windows();
+  DistTensor<double> f(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  CHECK(f.get(zero, shape).to_vector() == zeros);
+}
+
 TEST_CASE("ghost regions hold the neighbours' values, periodic or zero beyond the shape",
           "[dist][ghosts]") {
   const int n = world_size();

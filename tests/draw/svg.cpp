@@ -388,8 +388,8 @@ TEST_CASE("draw::distribution colours elements by owner and outlines a patch", "
   CHECK(of_class(doc, "tile-boundary").size() == 3 + 4);  // column and row boundaries
   const auto words = texts(doc);
   CHECK(std::any_of(words.begin(), words.end(), [](const std::string& w) {
-    return w.find("held by ranks 0 1 2 3") != std::string::npos;  // tiles 0-3
-  }));
+    return w.find("the patch [1:4, 2:5], held by ranks 0 1 2 3") != std::string::npos;
+  }));  // NumPy's slice notation; tiles 0-3
   check_error<ShapeError>(
       [&] {
         (void)draw::distribution(tiling, {0, 1});

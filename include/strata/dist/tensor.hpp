@@ -119,6 +119,26 @@ struct GhostMessage {
   Datatype type;   ///< the part's elements from there
 };
 
+/// A window for a DistTensor: from the cache of windows that tensors over all processes left
+/// behind when one fits exactly (the same bytes on every rank, the same unit), else a new one
+/// (`MPI_Win_allocate`, locked with `MPI_Win_lock_all`). Collective over @p comm. On a cache
+/// hit, @p comm (the tensor's private duplicate) is freed and replaced by the one the window
+/// was made over (congruent with it).
+/// @param comm the tensor's communicator (may be replaced)
+/// @param bytes the window's bytes on each rank (the same vector on every rank)
+/// @param unit the displacement unit (sizeof(T))
+/// @param window the window
+/// @return this rank's part of the window
+void* acquire_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit, MPI_Win& window);
+/// Gives a window back (collective over @p comm, after a barrier: every rank is done with it):
+/// kept in the cache with @p comm when @p comm spans all processes, freed with it otherwise.
+/// @param comm the tensor's communicator (consumed)
+/// @param bytes the window's bytes on each rank, as given to acquire_window
+/// @param unit the displacement unit
+/// @param window the window (consumed)
+void release_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit,
+                    MPI_Win& window) noexcept;
+
 /// Throws CollectiveError on every rank of @p comm unless all passed the same @p digest.
 void agree(MPI_Comm comm, std::string_view operation, std::uint64_t digest);
 
@@ -137,14 +157,25 @@ void check_box(std::string_view operation, IndexSpan lo, IndexSpan hi, IndexSpan
 
 }  // namespace detail
 
+/// Frees the windows that destroyed distributed tensors left for reuse.
+///
+/// Making a window costs more than filling it (`MPI_Win_allocate` registers the memory), so
+/// when a DistTensor over all processes (a communicator congruent with `MPI_COMM_WORLD`) is
+/// destroyed, its window is kept, up to two of them, and the next tensor whose every rank
+/// needs exactly the same bytes takes it (zeroed) instead of making one: a loop that makes
+/// a tensor of the same layout each step (`b = a.redistribute(...)`) pays for one window.
+/// `MPI_Finalize` frees what is kept; this frees it earlier, to give the memory back.
+/// Collective over `MPI_COMM_WORLD` (every process calls it).
+void release_cached_windows();
+
 /// A tensor whose tiles live on the ranks of an MPI communicator.
 ///
 /// The global index space `[0, shape)` is cut by a Tiling; a Distribution gives each tile an
 /// owner; each rank stores its tiles, row-major, one after another in one array that MPI
-/// allocates as the tensor's window (`MPI_Win_allocate`: shared memory between ranks of one
-/// node). `tile(t)` is an ordinary strata::Tensor view of a local tile whose
-/// absolute indices are the global ones (`origin()` is the tile's first global index), so
-/// for_each_indexed, expressions and reductions work on it unchanged.
+/// allocates as the tensor's window (`MPI_Win_allocate`, or a window that a destroyed tensor
+/// of the same sizes left: release_cached_windows). `tile(t)` is an ordinary strata::Tensor view of
+/// a local tile whose absolute indices are the global ones (`origin()` is the tile's first global
+/// index), so for_each_indexed, expressions and reductions work on it unchanged.
 ///
 /// Any rank reads or writes any box of the global index space without the owners taking part
 /// (Global Arrays' model): `get`, `put` and `accumulate` split the box by the tiles it
@@ -443,6 +474,7 @@ class DistTensor {
   std::vector<index_t> local_;         // the tiles this rank owns
   T* storage_ = nullptr;  // this rank's blocks (tiles with ghosts), one after another: the window
   index_t local_size_ = 0;
+  std::vector<MPI_Aint> window_bytes_;  // every rank's window size (the window cache's key)
   MPI_Win window_ = MPI_WIN_NULL;
   Ghosts ghosts_;
   // update_ghosts(): ghost parts from other ranks (received into this rank's blocks), parts of

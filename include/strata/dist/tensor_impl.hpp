@@ -112,20 +112,25 @@ void DistTensor<T>::allocate() {
     used[o] += size;
   }
   local_size_ = used[static_cast<std::size_t>(rank_)];
-  // MPI allocates the window's memory: Open MPI's one-process and shared-memory windows
-  // exist only for MPI_Win_allocate (MPI_Win_create fails on one process).
-  MPI_Win_allocate(
-      static_cast<MPI_Aint>(std::max<index_t>(local_size_, 1) * static_cast<index_t>(sizeof(T))),
-      static_cast<int>(sizeof(T)), MPI_INFO_NULL, comm_, &storage_, &window_);
+  window_bytes_.clear();
+  for (const index_t u : used) {
+    window_bytes_.push_back(
+        static_cast<MPI_Aint>(std::max<index_t>(u, 1) * static_cast<index_t>(sizeof(T))));
+  }
+  // A window left by a tensor of the same sizes, or a new one (MPI allocates the memory: Open
+  // MPI's one-process windows exist only for MPI_Win_allocate).
+  storage_ = static_cast<T*>(
+      detail::acquire_window(comm_, window_bytes_, static_cast<int>(sizeof(T)), window_));
   std::fill(storage_, storage_ + local_size_, T{});
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, window_);
+  // No rank reaches another's memory before that memory is zero.
+  MPI_Win_sync(window_);
+  MPI_Barrier(comm_);
 }
 
 template <class T>
 void DistTensor<T>::release() noexcept {
   if (window_ != MPI_WIN_NULL) {
-    MPI_Win_unlock_all(window_);
-    MPI_Win_free(&window_);  // frees storage_ too
+    detail::release_window(comm_, window_bytes_, static_cast<int>(sizeof(T)), window_);
     storage_ = nullptr;
   }
   if (comm_ != MPI_COMM_NULL) {
@@ -150,6 +155,7 @@ DistTensor<T>::DistTensor(DistTensor&& other) noexcept
       local_(std::move(other.local_)),
       storage_(std::exchange(other.storage_, nullptr)),
       local_size_(std::exchange(other.local_size_, 0)),
+      window_bytes_(std::move(other.window_bytes_)),
       window_(std::exchange(other.window_, MPI_WIN_NULL)),
       ghosts_(std::move(other.ghosts_)),
       ghost_receives_(std::move(other.ghost_receives_)),
@@ -170,6 +176,7 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
     local_ = std::move(other.local_);
     storage_ = std::exchange(other.storage_, nullptr);
     local_size_ = std::exchange(other.local_size_, 0);
+    window_bytes_ = std::move(other.window_bytes_);
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
     ghosts_ = std::move(other.ghosts_);
     ghost_receives_ = std::move(other.ghost_receives_);
@@ -511,6 +518,10 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
   const Ghosts old_ghosts = std::exchange(ghosts_, std::move(ghosts));
   T* const old_storage = storage_;
   MPI_Win old_window = window_;
+  const std::vector<MPI_Aint> old_bytes = window_bytes_;
+  // The old window goes with the communicator it was made over; the new one gets its own.
+  MPI_Comm old_comm = comm_;
+  MPI_Comm_dup(old_comm, &comm_);
   allocate();
   for (const index_t t : local_) {
     // The tile in its old block: the old widths around it.
@@ -531,8 +542,8 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
         Dimensions(extents, old_strides, at));
     tile(t).assign(old_tile);
   }
-  MPI_Win_unlock_all(old_window);
-  MPI_Win_free(&old_window);  // collective: every rank has copied its tiles
+  // Collective (every rank has copied its tiles): cached or freed.
+  detail::release_window(old_comm, old_bytes, static_cast<int>(sizeof(T)), old_window);
   plan_ghosts();
 }
 

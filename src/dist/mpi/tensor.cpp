@@ -2,6 +2,7 @@
 
 #include <array>
 #include <utility>
+#include <vector>
 
 namespace strata::dist {
 
@@ -103,3 +104,125 @@ void check_box(std::string_view operation, IndexSpan lo, IndexSpan hi, IndexSpan
 }
 
 }  // namespace strata::dist::detail
+
+// ---- the window cache ------------------------------------------------------------------------
+//
+// Making a window is slow (MPI_Win_allocate registers its memory: about 150 ms for 128 MiB per
+// rank on the development machine, more than moving the data), so the windows of destroyed
+// tensors over all processes are kept, at most kCachedWindows of them, and reused by the next
+// tensor of exactly the same sizes. Every decision depends only on what every rank holds alike
+// (the sizes of all ranks, the order of construction and destruction, which is collective),
+// so all ranks hit or miss together. Tensors over smaller communicators are not cached: a
+// cache shared by overlapping communicators could order their collective frees differently
+// on different ranks.
+
+namespace strata::dist::detail {
+namespace {
+
+struct CachedWindow {
+  MPI_Comm comm;
+  MPI_Win window;
+  std::vector<MPI_Aint> bytes;
+  int unit;
+  void* base;
+};
+
+constexpr std::size_t kCachedWindows = 2;
+
+std::vector<CachedWindow>& cached_windows() {  // the most recently released first
+  static std::vector<CachedWindow> windows;
+  return windows;
+}
+
+void free_window(CachedWindow& w) noexcept {
+  MPI_Win_unlock_all(w.window);
+  MPI_Win_free(&w.window);
+  MPI_Comm_free(&w.comm);
+}
+
+void free_cached() noexcept {
+  for (CachedWindow& w : cached_windows()) {
+    free_window(w);
+  }
+  cached_windows().clear();
+}
+
+// MPI_Finalize deletes MPI_COMM_SELF's attributes first: the cache goes then.
+int free_at_finalize(MPI_Comm /*comm*/, int /*keyval*/, void* /*value*/, void* /*state*/) {
+  free_cached();
+  return MPI_SUCCESS;
+}
+
+bool hooked_to_finalize() noexcept {
+  static const bool hooked = [] {
+    int keyval = MPI_KEYVAL_INVALID;
+    return MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_at_finalize, &keyval, nullptr) ==
+               MPI_SUCCESS &&
+           MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) == MPI_SUCCESS;
+  }();
+  return hooked;
+}
+
+bool spans_all(MPI_Comm comm) noexcept {
+  int result = MPI_UNEQUAL;
+  MPI_Comm_compare(comm, MPI_COMM_WORLD, &result);
+  return result == MPI_IDENT || result == MPI_CONGRUENT;
+}
+
+}  // namespace
+
+void* acquire_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit,
+                     MPI_Win& window) {
+  std::vector<CachedWindow>& cache = cached_windows();
+  if (spans_all(comm)) {
+    for (auto w = cache.begin(); w != cache.end(); ++w) {
+      if (w->unit == unit && w->bytes == bytes) {
+        MPI_Comm_free(&comm);  // the window's own communicator is congruent with it
+        comm = w->comm;
+        window = w->window;
+        void* const base = w->base;
+        cache.erase(w);
+        return base;
+      }
+    }
+  }
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  void* base = nullptr;
+  MPI_Win_allocate(bytes[static_cast<std::size_t>(rank)], unit, MPI_INFO_NULL, comm, &base,
+                   &window);
+  MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
+  return base;
+}
+
+void release_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit,
+                    MPI_Win& window) noexcept {
+  if (spans_all(comm) && hooked_to_finalize()) {
+    MPI_Barrier(comm);  // every rank is done with the window before its memory is reused
+    void* base = nullptr;
+    int found = 0;
+    MPI_Win_get_attr(window, MPI_WIN_BASE, static_cast<void*>(&base), &found);
+    std::vector<CachedWindow>& cache = cached_windows();
+    cache.insert(cache.begin(), CachedWindow{comm, window, bytes, unit, base});
+    comm = MPI_COMM_NULL;
+    window = MPI_WIN_NULL;
+    while (cache.size() > kCachedWindows) {
+      free_window(cache.back());
+      cache.pop_back();
+    }
+    return;
+  }
+  MPI_Win_unlock_all(window);
+  MPI_Win_free(&window);
+  MPI_Comm_free(&comm);
+}
+
+}  // namespace strata::dist::detail
+
+namespace strata::dist {
+
+void release_cached_windows() {
+  detail::free_cached();
+}
+
+}  // namespace strata::dist

@@ -434,16 +434,20 @@ TEST_CASE("a destroyed tensor's window is taken, zeroed, by the next of the same
   // Other sizes (another distribution over the same tiles) get windows of their own.
   DistTensor<double> d = b.redistribute(tiling, Distribution::block());
   CHECK(d.get(zero, shape).to_vector() == expected.to_vector());
-  // A tensor over part of the processes is never cached, and works all the same.
+  // A tensor over part of the processes is never cached, and works all the same. (One part
+  // only: Open MPI 4.1 names a window's shared-memory file by the communicator's context id,
+  // so windows made at once over two disjoint communicators can collide, open-mpi/ompi#7393.)
   MPI_Comm half = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2, 0, &half);
-  for (int round = 0; round < 2; ++round) {
-    DistTensor<double> e(half, tiling, Distribution::cyclic());
-    CHECK(e.get(zero, shape).to_vector() == zeros);
-    e.sync();
-    e.fill_local(1.0);
+  MPI_Comm_split(MPI_COMM_WORLD, world_rank() % 2 == 0 ? 0 : MPI_UNDEFINED, 0, &half);
+  if (half != MPI_COMM_NULL) {
+    for (int round = 0; round < 2; ++round) {
+      DistTensor<double> e(half, tiling, Distribution::cyclic());
+      CHECK(e.get(zero, shape).to_vector() == zeros);
+      e.sync();
+      e.fill_local(1.0);
+    }
+    MPI_Comm_free(&half);
   }
-  MPI_Comm_free(&half);
   strata::dist::release_cached_windows();
   DistTensor<double> f(MPI_COMM_WORLD, tiling, Distribution::cyclic());
   CHECK(f.get(zero, shape).to_vector() == zeros);

@@ -3,7 +3,9 @@
 // the same layout, MPI_Type_create_subarray on both sides, one MPI_Get / MPI_Put per tile,
 // MPI_Win_flush per owner) and Global Arrays' NGA_Get / NGA_Put of the same patches (an array
 // of the same tiles and owners: GA's block-cyclic distribution over the same 2 x 2 grid), when
-// built with GA. Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0 runs the
+// built with GA. strata runs both of its routes: copies through a shared-memory window (all
+// ranks on one node, the default here) and MPI_Get / MPI_Put (STRATA_SHARED_WINDOWS=0, as on
+// several nodes). Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0 runs the
 // benchmarks (one-sided: the other ranks only wait), the others wait in a barrier.
 #include "strata/dist/tensor.hpp"
 
@@ -15,6 +17,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,7 +33,8 @@ constexpr index_t kN = 4096;     // 4096 x 4096 doubles: 128 MiB over the ranks
 constexpr index_t kTile = 1024;  // 4 x 4 tiles, block-cyclic over 2 x 2 ranks
 constexpr index_t kAt = 100;     // patches start at (100, 100): they cross tile owners
 
-DistTensor<double>* g_strata = nullptr;
+DistTensor<double>* g_strata = nullptr;      // shared memory on one node: copies
+DistTensor<double>* g_strata_rma = nullptr;  // STRATA_SHARED_WINDOWS=0: MPI_Get / MPI_Put
 
 /// The hand-written peer: the same tiles, owners and window layout, computed by hand.
 struct Hand {
@@ -143,6 +147,28 @@ void get_strata_into(benchmark::State& state, index_t side) {
   set_bytes(state, side);
 }
 
+void get_strata_rma(benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  Tensor<double> patch({side, side});
+  for (auto _ : state) {
+    g_strata_rma->get(lo, hi, patch);
+    benchmark::DoNotOptimize(patch.data());
+  }
+  set_bytes(state, side);
+}
+
+void put_strata_rma(benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  Tensor<double> patch({side, side});
+  patch.fill(1.0);
+  for (auto _ : state) {
+    g_strata_rma->put(lo, hi, patch);
+  }
+  set_bytes(state, side);
+}
+
 void put_hand(benchmark::State& state, index_t side) {
   std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
   for (auto _ : state) {
@@ -206,8 +232,10 @@ void register_all() {
       {"get_%s/hand_mpi", get_hand},
       {"get_%s/strata_into", get_strata_into},
       {"get_%s/strata_new_tensor", get_strata},
+      {"get_%s/strata_into_mpi_get", get_strata_rma},
       {"put_%s/hand_mpi", put_hand},
       {"put_%s/strata", put_strata},
+      {"put_%s/strata_mpi_put", put_strata_rma},
 #ifdef STRATA_BENCH_GA
       {"get_%s/global_arrays", get_ga},
       {"put_%s/global_arrays", put_ga},
@@ -251,9 +279,14 @@ int main(int argc, char** argv) {
   {
     const Distribution d =
         ranks == 4 ? Distribution::block_cyclic(Index{2, 2}) : Distribution::cyclic();
-    DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(Index{kN, kN}, Index{kTile, kTile}), d);
+    const Tiling tiling = Tiling::regular(Index{kN, kN}, Index{kTile, kTile});
+    DistTensor<double> a(MPI_COMM_WORLD, tiling, d);
+    setenv("STRATA_SHARED_WINDOWS", "0", 1);  // the same tensor on MPI_Win_allocate
+    DistTensor<double> rma(MPI_COMM_WORLD, tiling, d);
+    unsetenv("STRATA_SHARED_WINDOWS");
     Hand hand(MPI_COMM_WORLD);
     g_strata = &a;
+    g_strata_rma = &rma;
     g_hand = &hand;
     if (rank == 0) {
       register_all();

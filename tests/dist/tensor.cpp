@@ -9,15 +9,18 @@
 #include "strata/projection/projections.hpp"
 #include "strata/tensor/for_each_indexed.hpp"
 
+#include <sys/statvfs.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string_view>
 #include <vector>
 
 using strata::Index;
@@ -451,6 +454,84 @@ TEST_CASE("a destroyed tensor's window is taken, zeroed, by the next of the same
   strata::dist::release_cached_windows();
   DistTensor<double> f(MPI_COMM_WORLD, tiling, Distribution::cyclic());
   CHECK(f.get(zero, shape).to_vector() == zeros);
+}
+
+TEST_CASE("windows on one node are shared memory; a tile moves into its own tensor",
+          "[dist][shared]") {
+  // ctest runs this file with STRATA_SHARED_WINDOWS unset (shared-memory windows on this one
+  // node: gets and puts are copies) and with it set to 0 (MPI_Get / MPI_Put): every other test
+  // case checks both routes against its one-process reference.
+  const Index shape{9, 7};
+  DistTensor<double> a(MPI_COMM_WORLD, Tiling::regular(shape, Index{4, 3}), Distribution::cyclic());
+  const char* const wanted = std::getenv("STRATA_SHARED_WINDOWS");
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  struct statvfs shm {};
+  const bool roomy = statvfs("/dev/shm", &shm) == 0 &&
+                     static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) > 1e9;
+  if (wanted != nullptr && std::string_view(wanted) == "0") {
+    CHECK_FALSE(a.shares_memory());
+  } else if (node_size == world_size() && roomy) {
+    CHECK(a.shares_memory());
+  }
+  fill_by_index(a);
+  a.sync();
+  Tensor<double> expected(shape);
+  strata::for_each_indexed(strata::seq, expected,
+                           [](strata::IndexSpan g, double& x) { x = value_at(g); });
+  const Index zero{0, 0};
+  const Index rows_1_to_5{1, 0};
+  const Index rows_5{5, 3};
+  // Tile 0 ([0, 4) x [0, 3)) put one row down: the box overlaps the tile's own memory.
+  const Tensor<double> tile0 = expected.select({strata::Range{0, 4}, strata::Range{0, 3}}).copy();
+  expected.select({strata::Range{1, 5}, strata::Range{0, 3}}).assign(tile0);
+  if (a.owner(0) == a.rank()) {
+    a.put(rows_1_to_5, rows_5, a.tile(0));
+  }
+  a.sync();
+  CHECK(a.get(zero, shape).to_vector() == expected.to_vector());
+  a.sync();
+  // The box [2, 6) x [1, 4) gotten into tile 0 itself (it overlaps the box).
+  const Tensor<double> box = expected.select({strata::Range{2, 6}, strata::Range{1, 4}}).copy();
+  expected.select({strata::Range{0, 4}, strata::Range{0, 3}}).assign(box);
+  if (a.owner(0) == a.rank()) {
+    a.get(Index{2, 1}, Index{6, 4}, a.tile(0));
+  }
+  a.sync();
+  CHECK(a.get(zero, shape).to_vector() == expected.to_vector());
+}
+
+TEST_CASE("parts of a tile above the parallel grain move through the copy kernel",
+          "[dist][shared]") {
+  // 800 x 90 tiles: a tile's part is 72,000 elements, above the grain of strata::par (65,536),
+  // so on a shared-memory window it goes to the copy kernel (threads, blocked transposes);
+  // smaller parts (the other tests) take the row walk.
+  const Index shape{1000, 90};
+  const Index zero{0, 0};
+  DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(shape, Index{800, 90}),
+                       Distribution::cyclic());
+  fill_by_index(b);
+  b.sync();
+  Tensor<double> expected(shape);
+  strata::for_each_indexed(strata::seq, expected,
+                           [](strata::IndexSpan g, double& x) { x = value_at(g); });
+  // Into a transposed view, and into a flipped one.
+  Tensor<double> across(Index{90, 1000});
+  b.get(zero, shape, across.transpose());
+  CHECK(across.transpose().copy().to_vector() == expected.to_vector());
+  Tensor<double> flipped(shape);
+  b.get(zero, shape, flipped.reverse());
+  CHECK(flipped.reverse().copy().to_vector() == expected.to_vector());
+  b.sync();
+  // From a flipped view: the tensor holds the values upside down.
+  if (b.rank() == b.n_ranks() - 1) {
+    b.put(zero, shape, expected.reverse(Index{0}));
+  }
+  b.sync();
+  CHECK(b.get(zero, shape).to_vector() == expected.reverse(Index{0}).copy().to_vector());
 }
 
 TEST_CASE("ghost regions hold the neighbours' values, periodic or zero beyond the shape",

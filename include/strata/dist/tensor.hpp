@@ -120,8 +120,10 @@ struct GhostMessage {
 };
 
 /// A window for a DistTensor: from the cache of windows that tensors over all processes left
-/// behind when one fits exactly (the same bytes on every rank, the same unit), else a new one
-/// (`MPI_Win_allocate`, locked with `MPI_Win_lock_all`). Collective over @p comm. On a cache
+/// behind when one fits exactly (the same bytes on every rank, the same unit), else a new one,
+/// locked with `MPI_Win_lock_all`: an MPI-3 shared-memory window
+/// (`MPI_Win_allocate_shared`) when every rank of @p comm is on one node and the node's
+/// /dev/shm has room for it, `MPI_Win_allocate` otherwise. Collective over @p comm. On a cache
 /// hit, @p comm (the tensor's private duplicate) is freed and replaced by the one the window
 /// was made over (congruent with it).
 /// @param comm the tensor's communicator (may be replaced)
@@ -130,6 +132,12 @@ struct GhostMessage {
 /// @param window the window
 /// @return this rank's part of the window
 void* acquire_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit, MPI_Win& window);
+/// Where every rank's part of a shared-memory window sits in this process's address space
+/// (`MPI_Win_shared_query`), so that gets and puts are plain copies.
+/// @param window the window
+/// @param n_ranks the number of ranks of its communicator
+/// @return one address per rank, or nothing when the window is not a shared-memory one
+std::vector<void*> shared_bases(MPI_Win window, int n_ranks);
 /// Gives a window back (collective over @p comm, after a barrier: every rank is done with it):
 /// kept in the cache with @p comm when @p comm spans all processes, freed with it otherwise.
 /// @param comm the tensor's communicator (consumed)
@@ -172,26 +180,30 @@ void release_cached_windows();
 ///
 /// The global index space `[0, shape)` is cut by a Tiling; a Distribution gives each tile an
 /// owner; each rank stores its tiles, row-major, one after another in one array that MPI
-/// allocates as the tensor's window (`MPI_Win_allocate`, or a window that a destroyed tensor
-/// of the same sizes left: release_cached_windows). `tile(t)` is an ordinary strata::Tensor view of
+/// allocates as the tensor's window (`MPI_Win_allocate_shared` when all ranks are on one node,
+/// `MPI_Win_allocate` otherwise, or a window that a destroyed tensor of the same sizes left:
+/// release_cached_windows). `tile(t)` is an ordinary strata::Tensor view of
 /// a local tile whose absolute indices are the global ones (`origin()` is the tile's first global
 /// index), so for_each_indexed, expressions and reductions work on it unchanged.
 ///
 /// Any rank reads or writes any box of the global index space without the owners taking part
 /// (Global Arrays' model): `get`, `put` and `accumulate` split the box by the tiles it
 /// crosses and issue one MPI_Get / MPI_Put / MPI_Accumulate per tile, each described by
-/// derived datatypes built from the strides of both sides (nothing is packed by hand). A
+/// derived datatypes built from the strides of both sides (nothing is packed by hand). On a
+/// shared-memory window (shares_memory()) a get or put of a tile's part is instead a copy by
+/// strata's copy kernel between the caller's memory and the owner's, which MPI-3 allows for
+/// such windows under the same synchronisation. A
 /// Region (`region().select(...).transpose()`...) names any strided, flipped, transposed,
 /// rolled or index-array view of the space; it moves as a few such strided boxes.
 ///
 /// **Synchronisation** (MPI-3 passive target): the window is locked for the tensor's lifetime
 /// (`MPI_Win_lock_all`); each get, put and accumulate is complete when it returns
 /// (`MPI_Win_flush` on the owners), so a get returns the data and a put has reached the owner's
-/// memory. What other ranks wrote becomes visible to a rank's own loads and what it wrote
-/// locally (through tile()) becomes visible to other ranks' gets after `sync()`, a collective
-/// (flush, `MPI_Win_sync`, barrier, `MPI_Win_sync`), as `GA_Sync`. Between two syncs, puts from
-/// different ranks to the same element leave one of the values; accumulates are element-wise
-/// atomic.
+/// memory (on a shared-memory window: the copy has finished). What other ranks wrote becomes
+/// visible to a rank's own loads and what it wrote locally (through tile()) becomes visible to
+/// other ranks' gets after `sync()`, a collective (flush, `MPI_Win_sync`, barrier, `MPI_Win_sync`),
+/// as `GA_Sync`. Between two syncs, puts from different ranks to the same element leave one of the
+/// values; accumulates are element-wise atomic.
 ///
 /// Construction, destruction, sync(), gather(), scatter(), redistribute() and sum() are
 /// collective: every rank of the communicator calls them, in the same order, with the same
@@ -248,6 +260,13 @@ class DistTensor {
   /// The number of ranks.
   /// @return the size of comm()
   [[nodiscard]] int n_ranks() const noexcept { return n_ranks_; }
+  /// Whether the window is MPI-3 shared memory (every rank on one node, room in /dev/shm, and
+  /// `STRATA_SHARED_WINDOWS` not `0` in rank 0's environment when it was made): gets and puts
+  /// are then plain copies between this process's memory and the owners' (accumulates stay
+  /// `MPI_Accumulate`, atomic per element); otherwise they are `MPI_Get` / `MPI_Put`. The
+  /// results are the same either way.
+  /// @return true when the ranks share the window's memory
+  [[nodiscard]] bool shares_memory() const noexcept { return !peers_.empty(); }
   /// The tiling.
   /// @return the tiling
   [[nodiscard]] const Tiling& tiling() const noexcept { return tiling_; }
@@ -476,6 +495,7 @@ class DistTensor {
   index_t local_size_ = 0;
   std::vector<MPI_Aint> window_bytes_;  // every rank's window size (the window cache's key)
   MPI_Win window_ = MPI_WIN_NULL;
+  std::vector<T*> peers_;  // every rank's storage_ when the window is shared memory, else empty
   Ghosts ghosts_;
   // update_ghosts(): ghost parts from other ranks (received into this rank's blocks), parts of
   // this rank's tiles that other ranks need (sent from them), in one order on both sides (tile,

@@ -7,6 +7,7 @@
 #include "strata/tensor/algorithms.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <limits>
@@ -35,6 +36,70 @@ void collectively(MPI_Comm comm, std::string_view operation, F&& f) {
   if (any != 0) {
     strata::detail::fail<CollectiveError>(operation,
                                           "failed on another rank (its exception says why)");
+  }
+}
+
+/// The lowest and one past the highest address a strided map reaches from @p base.
+template <class T>
+std::pair<std::uintptr_t, std::uintptr_t> address_range(const T* base, IndexSpan strides,
+                                                        IndexSpan sizes) {
+  index_t low = 0;
+  index_t high = 0;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    const index_t reach = strides[k] * (sizes[k] - 1);
+    (reach < 0 ? low : high) += reach;
+  }
+  const auto at = reinterpret_cast<std::uintptr_t>(base);
+  const auto bytes = static_cast<index_t>(sizeof(T));
+  return {at + static_cast<std::uintptr_t>(low * bytes),
+          at + static_cast<std::uintptr_t>((high + 1) * bytes)};
+}
+
+/// dst[sum(i[k] * dst_strides[k])] = src[sum(i[k] * src_strides[k])] for every i < sizes (each
+/// size >= 1, the two sides apart). Parts of at least the parallel grain go to the copy kernel
+/// (threads, blocked transposes); smaller ones, the usual patch, are rows walked by an odometer,
+/// which costs less than planning the kernel's path.
+template <class T>
+void copy_between(T* dst, IndexSpan dst_strides, const T* src, IndexSpan src_strides,
+                  IndexSpan sizes) {
+  const std::size_t rank = sizes.size();
+  const index_t n = std::accumulate(sizes.begin(), sizes.end(), index_t{1}, std::multiplies<>());
+  if (n >= par.grain) {
+    copy_arrays(par, dst, Dimensions(sizes, dst_strides), src, Dimensions(sizes, src_strides));
+    return;
+  }
+  if (rank == 0) {
+    *dst = *src;
+    return;
+  }
+  const index_t inner = sizes[rank - 1];
+  const index_t dst_step = dst_strides[rank - 1];
+  const index_t src_step = src_strides[rank - 1];
+  Index at(rank - 1, 0);  // the position along the outer axes
+  index_t to = 0;
+  index_t from = 0;
+  for (;;) {
+    if (dst_step == 1 && src_step == 1) {
+      std::copy_n(src + from, inner, dst + to);
+    } else {
+      for (index_t i = 0; i < inner; ++i) {
+        dst[to + i * dst_step] = src[from + i * src_step];
+      }
+    }
+    std::size_t k = rank - 1;
+    for (; k-- > 0;) {
+      to += dst_strides[k];
+      from += src_strides[k];
+      if (++at[k] < sizes[k]) {
+        break;
+      }
+      to -= dst_strides[k] * sizes[k];
+      from -= src_strides[k] * sizes[k];
+      at[k] = 0;
+    }
+    if (k == static_cast<std::size_t>(-1)) {  // every outer axis wrapped: done
+      return;
+    }
   }
 }
 
@@ -121,6 +186,10 @@ void DistTensor<T>::allocate() {
   // MPI's one-process windows exist only for MPI_Win_allocate).
   storage_ = static_cast<T*>(
       detail::acquire_window(comm_, window_bytes_, static_cast<int>(sizeof(T)), window_));
+  peers_.clear();
+  for (void* const base : detail::shared_bases(window_, n_ranks_)) {
+    peers_.push_back(static_cast<T*>(base));
+  }
   std::fill(storage_, storage_ + local_size_, T{});
   // No rank reaches another's memory before that memory is zero.
   MPI_Win_sync(window_);
@@ -132,6 +201,7 @@ void DistTensor<T>::release() noexcept {
   if (window_ != MPI_WIN_NULL) {
     detail::release_window(comm_, window_bytes_, static_cast<int>(sizeof(T)), window_);
     storage_ = nullptr;
+    peers_.clear();
   }
   if (comm_ != MPI_COMM_NULL) {
     MPI_Comm_free(&comm_);
@@ -157,6 +227,7 @@ DistTensor<T>::DistTensor(DistTensor&& other) noexcept
       local_size_(std::exchange(other.local_size_, 0)),
       window_bytes_(std::move(other.window_bytes_)),
       window_(std::exchange(other.window_, MPI_WIN_NULL)),
+      peers_(std::move(other.peers_)),
       ghosts_(std::move(other.ghosts_)),
       ghost_receives_(std::move(other.ghost_receives_)),
       ghost_sends_(std::move(other.ghost_sends_)),
@@ -178,6 +249,7 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
     local_size_ = std::exchange(other.local_size_, 0);
     window_bytes_ = std::move(other.window_bytes_);
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
+    peers_ = std::move(other.peers_);
     ghosts_ = std::move(other.ghosts_);
     ghost_receives_ = std::move(other.ghost_receives_);
     ghost_sends_ = std::move(other.ghost_sends_);
@@ -232,6 +304,26 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan step, IndexSpan 
   // The global indices lo[k] + step[k] * i (step >= 1, i < count[k], count[k] >= 1) of every
   // axis, moved tile by tile: one MPI call per tile that holds some of them.
   const std::size_t rank = lo.size();
+  // A side in this rank's own window (a tile put into the tensor, or gotten into one): staged
+  // through a copy, as MPI and the copy kernel need the two sides apart.
+  // (Named pairs, not structured bindings: clang 14 cannot capture bindings in lambdas.)
+  const auto mine =
+      detail::address_range(storage_, Index{1}, Index{std::max<index_t>(local_size_, 1)});
+  const auto in_window = [&](const auto& side) {
+    const auto theirs = detail::address_range(side.data(), side.strides(), side.shape());
+    return theirs.first < mine.second && mine.first < theirs.second;
+  };
+  if (in != nullptr && in_window(*in)) {
+    const Tensor<const T> staged(in->copy());
+    transfer(kind, lo, step, count, &staged, out, op);
+    return;
+  }
+  if (out != nullptr && in_window(*out)) {
+    Tensor<T> staged(out->shape());
+    transfer(kind, lo, step, count, in, &staged, op);
+    out->assign(staged);
+    return;
+  }
   // The user's side: its first element and its strides (element units).
   const T* in_data = nullptr;
   T* out_data = nullptr;
@@ -270,9 +362,20 @@ void DistTensor<T>::transfer(Kind kind, IndexSpan lo, IndexSpan step, IndexSpan 
     if (!any) {  // the steps jump over this tile
       continue;
     }
+    const int owner_rank = owners_[static_cast<std::size_t>(t)];
+    if (!peers_.empty() && kind != Kind::accumulate) {
+      // A shared-memory window: the owner's tile is in this process's address space, and the
+      // copy kernel moves the part (accumulate stays MPI's: its updates are atomic).
+      T* const remote = peers_[static_cast<std::size_t>(owner_rank)] + target;
+      if (kind == Kind::get) {
+        detail::copy_between(out_data + side_offset, side_strides, remote, remote_strides, sizes);
+      } else {
+        detail::copy_between(remote, remote_strides, in_data + side_offset, side_strides, sizes);
+      }
+      continue;
+    }
     const detail::Datatype side(sizes, side_strides, detail::mpi_type<T>());
     const detail::Datatype remote(sizes, remote_strides, detail::mpi_type<T>());
-    const int owner_rank = owners_[static_cast<std::size_t>(t)];
     if (kind == Kind::get) {
       MPI_Get(out_data + side_offset, 1, side.get(), owner_rank, target, 1, remote.get(), window_);
     } else if (kind == Kind::put) {

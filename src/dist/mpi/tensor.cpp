@@ -1,6 +1,10 @@
 #include "strata/dist/tensor.hpp"
 
+#include <sys/statvfs.h>
+
 #include <array>
+#include <cstdlib>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -169,7 +173,63 @@ bool spans_all(MPI_Comm comm) noexcept {
   return result == MPI_IDENT || result == MPI_CONGRUENT;
 }
 
+// Whether a new window can be MPI-3 shared memory: every rank of comm on this node, and room
+// for the whole window in /dev/shm (where Open MPI and MPICH keep shared windows on Linux; a
+// container's is often 64 MiB, and a full one fails on first touch, not at allocation).
+// STRATA_SHARED_WINDOWS=0 in rank 0's environment keeps MPI_Win_allocate (tests and benchmarks
+// compare the two routes). Decided by rank 0's answer, so every rank takes the same route.
+bool fits_shared_memory(MPI_Comm comm, const std::vector<MPI_Aint>& bytes) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 0;
+  MPI_Comm_size(node, &node_size);
+  MPI_Comm_free(&node);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int fits = node_size == size ? 1 : 0;
+  const char* const wanted = std::getenv("STRATA_SHARED_WINDOWS");
+  if (wanted != nullptr && std::string_view(wanted) == "0") {
+    fits = 0;
+  }
+  if (rank == 0 && fits == 1) {
+    // Each rank's part rounded up to pages (alloc_shared_noncontig), with a margin.
+    constexpr MPI_Aint kPage = 1 << 16;
+    MPI_Aint total = 0;
+    for (const MPI_Aint b : bytes) {
+      total += (b + kPage - 1) / kPage * kPage;
+    }
+    struct statvfs shm {};
+    fits = statvfs("/dev/shm", &shm) == 0 &&
+                   static_cast<double>(shm.f_bavail) * static_cast<double>(shm.f_frsize) >=
+                       1.25 * static_cast<double>(total)
+               ? 1
+               : 0;
+  }
+  MPI_Bcast(&fits, 1, MPI_INT, 0, comm);
+  return fits == 1;
+}
+
 }  // namespace
+
+std::vector<void*> shared_bases(MPI_Win window, int n_ranks) {
+  int* flavor = nullptr;
+  int found = 0;
+  MPI_Win_get_attr(window, MPI_WIN_CREATE_FLAVOR, static_cast<void*>(&flavor), &found);
+  std::vector<void*> bases;
+  if (found == 0 || flavor == nullptr || *flavor != MPI_WIN_FLAVOR_SHARED) {
+    return bases;
+  }
+  for (int r = 0; r < n_ranks; ++r) {
+    MPI_Aint size = 0;
+    int unit = 0;
+    void* base = nullptr;
+    MPI_Win_shared_query(window, r, &size, &unit, static_cast<void*>(&base));
+    bases.push_back(base);
+  }
+  return bases;
+}
 
 void* acquire_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit,
                      MPI_Win& window) {
@@ -189,8 +249,17 @@ void* acquire_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int uni
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   void* base = nullptr;
-  MPI_Win_allocate(bytes[static_cast<std::size_t>(rank)], unit, MPI_INFO_NULL, comm, &base,
-                   &window);
+  const MPI_Aint mine = bytes[static_cast<std::size_t>(rank)];
+  if (fits_shared_memory(comm, bytes)) {
+    // Each rank's part on its own pages (first touched by its owner).
+    MPI_Info info = MPI_INFO_NULL;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "true");
+    MPI_Win_allocate_shared(mine, unit, info, comm, &base, &window);
+    MPI_Info_free(&info);
+  } else {
+    MPI_Win_allocate(mine, unit, MPI_INFO_NULL, comm, &base, &window);
+  }
   MPI_Win_lock_all(MPI_MODE_NOCHECK, window);
   return base;
 }

@@ -727,6 +727,10 @@ void distributed() {
     std::cout << "rank " << a.rank() << " of " << a.n_ranks() << " owns tiles "
               << a.local_tiles().size() << "; a.get({1, 2}, {3, 5}) =\n"
               << a.get(Index{1, 2}, Index{3, 5}) << "\n";
+    // All ranks on one node: the window is MPI-3 shared memory, and a get or put is a copy
+    // from or to the owner's memory (MPI_Get / MPI_Put across nodes, or STRATA_SHARED_WINDOWS=0).
+    std::cout << "one node, so the window is shared memory (gets and puts are copies): "
+              << std::boolalpha << a.shares_memory() << "\n";
     a.accumulate(Index{0, 0}, Index{2, 2}, strata::Tensor<double>({2, 2}) + 1000.0);
     a.sync();
     std::cout << "after accumulate(+1000) on [0 0]..[2 2): a(1, 1) = "

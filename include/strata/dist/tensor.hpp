@@ -119,6 +119,17 @@ struct GhostMessage {
   Datatype type;   ///< the part's elements from there
 };
 
+/// A ghost part that a rank holds itself: copied from one of its tiles into its block around
+/// another (periodic wrap-around, or neighbouring tiles of one owner).
+template <class T>
+struct GhostCopy {
+  const T* from;       ///< the part's first element in the source tile
+  Index from_strides;  ///< the source block's strides
+  T* to;               ///< the part's first element in the receiving block
+  Index to_strides;    ///< the receiving block's strides
+  Index sizes;         ///< the part's extents (each >= 1)
+};
+
 /// A window for a DistTensor: from the cache of windows that tensors over all processes left
 /// behind when one fits exactly (the same bytes on every rank, the same unit), else a new one,
 /// locked with `MPI_Win_lock_all`: an MPI-3 shared-memory window
@@ -406,7 +417,9 @@ class DistTensor {
   void set_ghosts(Ghosts ghosts);
   /// Fills every local tile's ghost region from the tiles around it (collective): the ghost
   /// cells only travel, in messages between neighbours straight from and into the window
-  /// (derived datatypes, no packing, no barrier), as a hand-written halo exchange. Values
+  /// (derived datatypes, no packing, no barrier), as a hand-written halo exchange, on a
+  /// shared-memory window too (copies by the receivers measured slower: they need two barriers,
+  /// and one process does both sides of every strided part). Values
   /// written through tile() before the call are seen; call sync() first when other ranks have
   /// put() into this tensor.
   /// @throws LayoutError when set_ghosts() was not called
@@ -502,7 +515,7 @@ class DistTensor {
   // then part), so that one tag matches them; parts a rank holds itself are copied.
   std::vector<detail::GhostMessage> ghost_receives_;
   std::vector<detail::GhostMessage> ghost_sends_;
-  std::vector<std::pair<Tensor<T>, Tensor<T>>> ghost_copies_;  // from, to
+  std::vector<detail::GhostCopy<T>> ghost_copies_;  // parts this rank holds itself
 };
 
 }  // namespace strata::dist

@@ -58,20 +58,34 @@ std::pair<std::uintptr_t, std::uintptr_t> address_range(const T* base, IndexSpan
 /// dst[sum(i[k] * dst_strides[k])] = src[sum(i[k] * src_strides[k])] for every i < sizes (each
 /// size >= 1, the two sides apart). Parts of at least the parallel grain go to the copy kernel
 /// (threads, blocked transposes); smaller ones, the usual patch, are rows walked by an odometer,
-/// which costs less than planning the kernel's path.
+/// which costs less than planning the kernel's path (axes of extent 1 dropped first).
 template <class T>
 void copy_between(T* dst, IndexSpan dst_strides, const T* src, IndexSpan src_strides,
                   IndexSpan sizes) {
-  const std::size_t rank = sizes.size();
   const index_t n = std::accumulate(sizes.begin(), sizes.end(), index_t{1}, std::multiplies<>());
   if (n >= par.grain) {
     copy_arrays(par, dst, Dimensions(sizes, dst_strides), src, Dimensions(sizes, src_strides));
     return;
   }
+  // Axes of extent 1 dropped, so that a column (n x 1) is one strided run, not n runs of one.
+  Index extent;
+  Index to_stride;
+  Index from_stride;
+  for (std::size_t k = 0; k < sizes.size(); ++k) {
+    if (sizes[k] != 1) {
+      extent.push_back(sizes[k]);
+      to_stride.push_back(dst_strides[k]);
+      from_stride.push_back(src_strides[k]);
+    }
+  }
+  const std::size_t rank = extent.size();
   if (rank == 0) {
     *dst = *src;
     return;
   }
+  sizes = extent;
+  dst_strides = to_stride;
+  src_strides = from_stride;
   const index_t inner = sizes[rank - 1];
   const index_t dst_step = dst_strides[rank - 1];
   const index_t src_step = src_strides[rank - 1];
@@ -701,36 +715,27 @@ void DistTensor<T>::plan_ghosts() {
       if (receiver != rank_ && sender != rank_) {
         continue;
       }
+      // The part's first element in its source tile's block (in the sender's array), and in
+      // the receiving block (in the receiver's array).
       const Index slo = tiling_.tile_lo(s);
-      Index in_source(rank, 0);  // the part's first index in the source tile
+      const Index source_strides = detail::dense_strides(block_extents(s));
+      const Index block_strides = detail::dense_strides(block_extents(t));
+      index_t source_offset = interior(s);
+      index_t block_offset = displacement_[static_cast<std::size_t>(t)];
       for (std::size_t k = 0; k < rank; ++k) {
-        in_source[k] = from[k] - slo[k];
+        source_offset += (from[k] - slo[k]) * source_strides[k];
+        block_offset += at[k] * block_strides[k];
       }
       if (receiver == rank_ && sender == rank_) {
-        std::vector<Selector> to_part;
-        std::vector<Selector> from_part;
-        for (std::size_t k = 0; k < rank; ++k) {
-          to_part.emplace_back(Range{at[k], at[k] + sizes[k]});
-          from_part.emplace_back(Range{in_source[k], in_source[k] + sizes[k]});
-        }
-        ghost_copies_.emplace_back(tile(s).select(std::span<const Selector>(from_part)),
-                                   block(t).select(std::span<const Selector>(to_part)));
+        ghost_copies_.push_back(detail::GhostCopy<T>{storage_ + source_offset, source_strides,
+                                                     storage_ + block_offset, block_strides,
+                                                     sizes});
       } else if (receiver == rank_) {
-        const Index strides = detail::dense_strides(block_extents(t));
-        index_t offset = displacement_[static_cast<std::size_t>(t)];
-        for (std::size_t k = 0; k < rank; ++k) {
-          offset += at[k] * strides[k];
-        }
         ghost_receives_.push_back(
-            {sender, offset, detail::Datatype(sizes, strides, detail::mpi_type<T>())});
+            {sender, block_offset, detail::Datatype(sizes, block_strides, detail::mpi_type<T>())});
       } else {
-        const Index strides = detail::dense_strides(block_extents(s));
-        index_t offset = interior(s);
-        for (std::size_t k = 0; k < rank; ++k) {
-          offset += in_source[k] * strides[k];
-        }
-        ghost_sends_.push_back(
-            {receiver, offset, detail::Datatype(sizes, strides, detail::mpi_type<T>())});
+        ghost_sends_.push_back({receiver, source_offset,
+                                detail::Datatype(sizes, source_strides, detail::mpi_type<T>())});
       }
     } while (strata::detail::smooth_advance(three, part));
   }
@@ -753,8 +758,8 @@ void DistTensor<T>::update_ghosts() {
     requests.push_back(MPI_REQUEST_NULL);
     MPI_Isend(storage_ + m.offset, 1, m.type.get(), m.peer, tag, comm_, &requests.back());
   }
-  for (auto& [from, to] : ghost_copies_) {
-    to.assign(from);
+  for (const detail::GhostCopy<T>& c : ghost_copies_) {
+    detail::copy_between(c.to, c.to_strides, c.from, c.from_strides, c.sizes);
   }
   // Done when every ghost has arrived and every part sent has left: a rank may then write
   // its tiles again.

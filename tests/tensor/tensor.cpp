@@ -279,6 +279,101 @@ TEST_CASE("exceptions of a user buffer reach the caller of element access",
   CHECK_THROWS_AS((void)std::move(row)(0).get(), std::runtime_error);
 }
 
+namespace {
+// A user buffer without an array: element access takes its general path.
+struct VectorBuffer {
+  using value_type = int;
+  std::vector<int> values;
+  [[nodiscard]] index_t size() const { return static_cast<index_t>(values.size()); }
+  [[nodiscard]] int read(index_t address) const {
+    return values[static_cast<std::size_t>(address)];
+  }
+  void write(index_t address, int value) { values[static_cast<std::size_t>(address)] = value; }
+};
+
+// t(g[0], ..., g[N - 1]) through the variadic overloads (const read, or a writable reference).
+template <std::size_t... K>
+int read_variadic(const Tensor<int>& t, const Index& g, std::index_sequence<K...> /*axes*/) {
+  return t(g[K]...);
+}
+template <std::size_t... K>
+void add_variadic(Tensor<int>& t, const Index& g, int x, std::index_sequence<K...> /*axes*/) {
+  t(g[K]...) += x;
+}
+template <std::size_t... K>
+int reference_variadic(Tensor<int>& t, const Index& g, std::index_sequence<K...> /*axes*/) {
+  return t(g[K]...);
+}
+template <class F>
+void with_rank(std::size_t rank, F&& f) {
+  [&]<std::size_t... R>(std::index_sequence<R...>) {
+    (void)((rank == R ? (f(std::make_index_sequence<R>{}), true) : false) || ...);
+  }
+  (std::make_index_sequence<10>{});
+}
+}  // namespace
+
+TEST_CASE("element access agrees with the map on random views, over arrays and user buffers",
+          "[tensor][element][property]") {
+  // The fast path (pointer and strides kept beside the map, ranks <= 6, arrays only) against
+  // the map's own addresses; views of every kind, ranks 0-9, size-0 and size-1 axes.
+  std::mt19937_64 rng(41);
+  for (int trial = 0; trial < 400; ++trial) {
+    const strata::Dimensions d = strata::test::random_view(rng, 7);
+    const auto addresses = strata::test::addresses(d);
+    const index_t span =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<int> values(static_cast<std::size_t>(span));
+    std::iota(values.begin(), values.end(), 0);
+    const bool user = trial % 3 == 0;
+    const strata::AnyBuffer<int> buffer = user ? strata::AnyBuffer<int>(VectorBuffer{values})
+                                               : Tensor<int>::from_vector(values, {span}).buffer();
+    Tensor<int> t(buffer, d);
+    INFO("view " << d << (user ? " over a user buffer" : " over an array"));
+    const auto rank = static_cast<std::size_t>(d.rank());
+    std::size_t k = 0;
+    for (const Index& g : strata::Smooth(d.shape()).offsets()) {
+      const int expected = values[static_cast<std::size_t>(addresses[k++])];
+      REQUIRE(std::as_const(t)(g) == expected);
+      REQUIRE(static_cast<int>(t(g)) == expected);
+      with_rank(rank, [&](auto axes) {
+        REQUIRE(read_variadic(t, g, axes) == expected);
+        REQUIRE(reference_variadic(t, g, axes) == expected);
+      });
+    }
+    const auto stored = [&] {
+      std::vector<int> out;
+      for (index_t a = 0; a < span; ++a) {
+        out.push_back(buffer.read(a));
+      }
+      return out;
+    };
+    if (d.size() == 0) {
+      continue;
+    }
+    if (d.aliases()) {
+      const Index first(rank, 0);
+      check_error<strata::LayoutError>([&] { t(first) = -1; }, "write", "share address");
+      with_rank(rank, [&](auto axes) {
+        check_error<strata::LayoutError>([&] { add_variadic(t, first, 1, axes); }, "write",
+                                         "share address");
+      });
+      REQUIRE(stored() == values);
+      continue;
+    }
+    // Every element once through each writable spelling: +1000 by t(g), +1 by t(i, j, ...).
+    for (const Index& g : strata::Smooth(d.shape()).offsets()) {
+      t(g) += 1000;
+      with_rank(rank, [&](auto axes) { add_variadic(t, g, 1, axes); });
+    }
+    std::vector<int> expected = values;
+    for (const index_t a : addresses) {
+      expected[static_cast<std::size_t>(a)] += 1001;
+    }
+    REQUIRE(stored() == expected);
+  }
+}
+
 TEST_CASE("assigning to a temporary view writes through it; a named tensor rebinds",
           "[tensor][assign]") {
   Tensor<int> w = Tensor<int>::of({0, 0, 0, 0});

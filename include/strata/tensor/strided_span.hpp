@@ -1,6 +1,6 @@
 /// @file
 /// strata::StridedSpan: a non-owning view of a strided array with a rank known at compile time
-/// (std::mdspan with `layout_stride`), for loops that write through `s(i, j)` at pointer speed.
+/// (std::mdspan with `layout_stride`), for loops through `s(i, j)` that the compiler vectorises.
 #pragma once
 
 #include "strata/core/error.hpp"
@@ -46,11 +46,11 @@ namespace detail {
 /// layout_stride>`. Element `s(i, j)` is `data()[i * stride(0) + j * stride(1)]`.
 ///
 /// Made by Tensor::span (`t.span<2>()`) from a tensor view on one array with a strided map. It
-/// is a plain value: the compiler keeps its fields in registers through a loop, so writes
-/// `s(i, j) = v` and `s(i, j) *= v` cost what pointer arithmetic costs (and vectorise where
-/// the pointer loop does), which writes through a Tensor's element references cannot promise
-/// (they may go to any buffer, whose code the compiler cannot see). Like std::span, it owns
-/// nothing: it is valid while the buffer it views lives.
+/// is a plain value with no other path: writes `s(i, j) = v` and `s(i, j) *= v` cost what
+/// pointer arithmetic costs and vectorise where the pointer loop does, which a loop through a
+/// Tensor's `t(i, j)` does not (it keeps a never-taken call for buffers without an array, and
+/// a loop holding a call is not vectorised). Like std::span, it owns nothing: it is valid while
+/// the buffer it views lives.
 ///
 /// Element access is unchecked in release builds; with STRATA_CHECKED_ACCESS (on unless NDEBUG)
 /// an index out of bounds throws IndexError.

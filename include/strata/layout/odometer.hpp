@@ -180,6 +180,8 @@ void walk_runs(const std::array<const Dimensions*, N>& maps, index_t begin, inde
     stride[m] = inner.stride;
   }
   const index_t inner_extent = first.axes()[last].extent;
+  const bool strided = std::all_of(maps.begin(), maps.end(),
+                                   [](const Dimensions* d) { return d->is_strided(); });
   index_t position = begin;
   while (true) {
     const index_t row_start = g[last];
@@ -235,6 +237,22 @@ void walk_runs(const std::array<const Dimensions*, N>& maps, index_t begin, inde
       return;
     }
     g[last] = 0;
+    if (strided) {
+      // Plain axes everywhere: a carry adds a stride, a wrap takes the axis back.
+      for (std::size_t k = last; k-- > 0;) {
+        if (++g[k] < first.axes()[k].extent) {
+          for (std::size_t m = 0; m < N; ++m) {
+            outer[m] += maps[m]->axes()[k].stride;
+          }
+          break;
+        }
+        g[k] = 0;
+        for (std::size_t m = 0; m < N; ++m) {
+          outer[m] -= (first.axes()[k].extent - 1) * maps[m]->axes()[k].stride;
+        }
+      }
+      continue;
+    }
     for (std::size_t m = 0; m < N; ++m) {
       p[m][last] = maps[m]->axes()[last].rotation;
     }

@@ -435,16 +435,24 @@ void iteration() {
   std::cout << "generate(1 / (i + j + 1)):\n" << hilbert << "\n";
   std::cout << "v.data() + strides for pointer code: strides " << strata::to_string(v.strides())
             << ", offset " << v.offset() << "\n";
-  // A loop of your own that writes through (i, j): take the view's span (std::mdspan-like, rank
-  // fixed at compile time); s(i, j) costs what pointer arithmetic costs.
+  // A loop of your own: v(i, j) reads and writes at the pointer loop's speed on an array; a
+  // loop the compiler should vectorise takes the view's span (std::mdspan-like, rank fixed at
+  // compile time, no other path).
+  const strata::Index extents = v.shape();
+  for (strata::index_t i = 0; i < extents[0]; ++i) {
+    for (strata::index_t j = 0; j < extents[1]; ++j) {
+      v(i, j) += 0.5F;
+    }
+  }
   const strata::StridedSpan<float, 2> s = v.span<2>();
   for (strata::index_t i = 0; i < s.extent(0); ++i) {
     for (strata::index_t j = 0; j < s.extent(1); ++j) {
       s(i, j) *= -1.0F;
     }
   }
-  std::cout << "the slice negated through v.span<2>() (extents [" << s.extent(0) << " "
-            << s.extent(1) << "], strides [" << s.stride(0) << " " << s.stride(1) << "]):\n"
+  std::cout << "the slice plus 0.5 through v(i, j), then negated through v.span<2>() (extents ["
+            << s.extent(0) << " " << s.extent(1) << "], strides [" << s.stride(0) << " "
+            << s.stride(1) << "]):\n"
             << t << "\n";
 }
 

@@ -280,6 +280,15 @@ TEST_CASE("exceptions of a user buffer reach the caller of element access",
 }
 
 namespace {
+// 0, 1, 2, ... over every address a view reads (at least one element).
+std::vector<int> iota_under(const std::vector<index_t>& addresses) {
+  const index_t span =
+      addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+  std::vector<int> values(static_cast<std::size_t>(span));
+  std::iota(values.begin(), values.end(), 0);
+  return values;
+}
+
 // A user buffer without an array: element access takes its general path.
 struct VectorBuffer {
   using value_type = int;
@@ -321,10 +330,8 @@ TEST_CASE("element access agrees with the map on random views, over arrays and u
   for (int trial = 0; trial < 400; ++trial) {
     const strata::Dimensions d = strata::test::random_view(rng, 7);
     const auto addresses = strata::test::addresses(d);
-    const index_t span =
-        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
-    std::vector<int> values(static_cast<std::size_t>(span));
-    std::iota(values.begin(), values.end(), 0);
+    const std::vector<int> values = iota_under(addresses);
+    const auto span = static_cast<index_t>(values.size());
     const bool user = trial % 3 == 0;
     const strata::AnyBuffer<int> buffer = user ? strata::AnyBuffer<int>(VectorBuffer{values})
                                                : Tensor<int>::from_vector(values, {span}).buffer();
@@ -503,10 +510,8 @@ TEST_CASE("range-for agrees with element access on random views", "[tensor][rang
   for (int trial = 0; trial < 300; ++trial) {
     const strata::Dimensions d = strata::test::random_view(rng, 5);
     const auto addresses = strata::test::addresses(d);
-    const index_t span =
-        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
-    std::vector<int> values(static_cast<std::size_t>(span));
-    std::iota(values.begin(), values.end(), 0);
+    const std::vector<int> values = iota_under(addresses);
+    const auto span = static_cast<index_t>(values.size());
     const Tensor<int> base = Tensor<int>::from_vector(values, {span});
     Tensor<int> t(base.buffer(), d);
     INFO("view " << d);

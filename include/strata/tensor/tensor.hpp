@@ -111,9 +111,9 @@ template <class T>
 
 /// The fast path of a tensor's element access, kept beside its map and refreshed whenever the
 /// map or the buffer changes: the address of element [0, ..., 0] and the strides, in one
-/// place. A loop of `t(i, j)` loads a pointer and a stride per axis from here and nothing
-/// else; after a cold call on another path (a buffer without an array, a rolled map) the
-/// compiler reloads these few words, not the whole map.
+/// place. A loop of `t(i, j)` reads a pointer and a stride per axis from here and nothing
+/// else; every other case takes a cold path whose references carry no element pointer, so the
+/// compiler keeps these few words in registers across the loop (docs/iteration.md).
 template <class T>
 struct DirectAccess {
   /// The largest rank served from here; higher ranks take the general path.

@@ -17,9 +17,11 @@
 #include <benchmark/benchmark.h>
 
 #include <unsupported/Eigen/CXX11/Tensor>
+#include <xtensor/xadapt.hpp>
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
+#include <array>
 #include <random>
 #include <utility>
 #include <vector>
@@ -136,7 +138,9 @@ void slice_strata_span(benchmark::State& state) {
 
 void slice_xtensor(benchmark::State& state) {
   bench::set_threads(state);
-  static xt::xtensor<float, 3> x = xt::zeros<float>({kN, kN, kN});
+  // The same memory as the hand loop and strata's (placement alone moves these loops by 10%).
+  auto x = xt::adapt(cube().data(), cube().size(), xt::no_ownership(),
+                     std::array<std::size_t, 3>{kN, kN, kN});
   auto view = xt::view(x, xt::range(kI0, kI1), xt::range(kI0, kI1), xt::range(kK0, kK1));
   for (auto _ : state) {
 #pragma omp parallel for schedule(static)
@@ -153,7 +157,7 @@ void slice_xtensor(benchmark::State& state) {
 
 void slice_eigen(benchmark::State& state) {
   bench::set_threads(state);
-  static Eigen::Tensor<float, 3, Eigen::RowMajor> e(kN, kN, kN);
+  Eigen::TensorMap<Eigen::Tensor<float, 3, Eigen::RowMajor>> e(cube().data(), kN, kN, kN);
   for (auto _ : state) {
 #pragma omp parallel for schedule(static)
     for (index_t i = kI0; i < kI1; ++i) {

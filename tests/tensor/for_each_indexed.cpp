@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -70,6 +71,17 @@ index_t position_of(const Index& shape, IndexSpan g) {
     p = p * shape[k] + g[k];
   }
   return p;
+}
+
+/// A fresh tensor of a random shape (rank min_rank to 4; size-0 and size-1 axes now and then)
+/// holding 0, 1, 2, ... in row-major order.
+Tensor<int> random_base(std::mt19937_64& rng, index_t min_rank) {
+  Index shape;
+  const auto rank = static_cast<std::size_t>(uniform(rng, min_rank, 4));
+  for (std::size_t k = 0; k < rank; ++k) {
+    shape.push_back(uniform(rng, 0, 9) == 0 ? uniform(rng, 0, 1) : uniform(rng, 1, 6));
+  }
+  return strata::iota<int>(shape).copy();
 }
 
 /// A random view of t: slicing, flips, transposes, squeezes keep absolute indices; rolls,
@@ -188,12 +200,7 @@ TEST_CASE("for_each_indexed visits every element once with its index, on random 
           "[tensor][indexed][property]") {
   std::mt19937_64 rng(41);
   for (int trial = 0; trial < 300; ++trial) {
-    Index shape;
-    const auto rank = static_cast<std::size_t>(uniform(rng, 0, 4));
-    for (std::size_t k = 0; k < rank; ++k) {
-      shape.push_back(uniform(rng, 0, 9) == 0 ? uniform(rng, 0, 1) : uniform(rng, 1, 6));
-    }
-    const auto base = strata::iota<int>(shape).copy();
+    const auto base = random_base(rng, 0);
     bool affine = true;
     const Tensor<int> view = random_view(rng, base, affine);
     const std::vector<int> values = view.to_vector();
@@ -225,6 +232,99 @@ TEST_CASE("for_each_indexed visits every element once with its index, on random 
       CHECK(through.to_vector() == codes);
     }
   }
+}
+
+namespace {
+
+/// Calls the loop with a callback of R separate integers and the element (an X) that hands
+/// the index to f as an IndexSpan: the fixed-rank paths, seen through reported().
+template <std::size_t R, class X = int, class Loop>
+auto with_integers(Loop& loop) {
+  return [&loop](auto&& f) {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      loop([&f](decltype(K, index_t{})... g, X x) {
+        const std::array<index_t, R> index{g...};
+        f(IndexSpan(std::span<const index_t>(index)), x);
+      });
+    }
+    (std::make_index_sequence<R>{});
+  };
+}
+
+/// reported() for a view of rank 1 to 4, through callbacks of that many integers.
+template <class Loop>
+std::vector<Pair> reported_by_integers(int rank, Loop&& loop) {
+  switch (rank) {
+    case 1:
+      return reported(with_integers<1>(loop));
+    case 2:
+      return reported(with_integers<2>(loop));
+    case 3:
+      return reported(with_integers<3>(loop));
+    default:
+      return reported(with_integers<4>(loop));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("for_each_indexed with one integer per axis agrees with indices() on random views",
+          "[tensor][indexed][property]") {
+  // The fixed-rank loops (strided views take a path of their own) against indices() and
+  // offsets(), on the same random views as above, split mid-row at 1, 2 and 4 threads.
+  std::mt19937_64 rng(43);
+  int strided = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const auto base = random_base(rng, 1);
+    bool affine = true;
+    const Tensor<int> view = random_view(rng, base, affine);
+    if (view.rank() == 0 || view.rank() > 4) {
+      continue;
+    }
+    strided += view.dims().is_strided() ? 1 : 0;
+    const std::vector<int> values = view.to_vector();
+    INFO(view.dims() << (affine ? " absolute" : " relative only"));
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        const strata::Parallel par1{1};
+        auto relative = [&](auto&& f) {
+          strata::for_each_indexed(par1, view, strata::relative, f);
+        };
+        REQUIRE(reported_by_integers(view.rank(), relative) == expected(view.offsets(), values));
+        if (affine) {
+          auto absolute = [&](auto&& f) { strata::for_each_indexed(par1, view, f); };
+          REQUIRE(reported_by_integers(view.rank(), absolute) == expected(view.indices(), values));
+        }
+      });
+    }
+    // Writes through the same paths: the element at relative index g gets g's position.
+    if (!view.dims().aliases()) {
+      Tensor<int> target = base.copy();
+      Tensor<int> through(target.buffer(), view.dims());
+      const Index extents = view.shape();
+      auto write = [&](auto&& f) {
+        strata::for_each_indexed(strata::Parallel{1}, through, strata::relative, f);
+      };
+      auto code = [&](IndexSpan g, int& x) { x = static_cast<int>(position_of(extents, g)); };
+      switch (view.rank()) {
+        case 1:
+          with_integers<1, int&>(write)(code);
+          break;
+        case 2:
+          with_integers<2, int&>(write)(code);
+          break;
+        case 3:
+          with_integers<3, int&>(write)(code);
+          break;
+        default:
+          with_integers<4, int&>(write)(code);
+      }
+      std::vector<int> codes(static_cast<std::size_t>(view.size()));
+      std::iota(codes.begin(), codes.end(), 0);
+      CHECK(through.to_vector() == codes);
+    }
+  }
+  CHECK(strided > 100);  // the strided fast path is what most trials exercise
 }
 
 TEST_CASE("for_each_indexed takes one integer per axis, and writes where the view can",

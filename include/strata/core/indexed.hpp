@@ -12,6 +12,11 @@
 #include <type_traits>
 #include <utility>
 
+/// Unrolls the loop that follows four times, in the rows of strata's indexed loops: a
+/// user's element function is a few instructions, and a plain loop spends as many again on its
+/// counter (measured 1.3x on a 3-D fill, benchmarks/indexed.cpp). g++ and clang read the pragma.
+#define STRATA_UNROLL_ROW _Pragma("GCC unroll 4")
+
 namespace strata {
 
 /// Asks an indexed loop for absolute indices: where the elements sit in the tensor (or shape)

@@ -17,6 +17,7 @@
 #include "strata/tensor/layout_tensor.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <type_traits>
@@ -51,6 +52,88 @@ LoopFrame loop_frame(const Tensor<T>& t, Kind /*kind*/, std::string_view operati
   return frame;
 }
 
+/// A strided view of rank N over a pointer, with the index frame, in fixed-size arrays: the
+/// fast path of tensor_indexed for callbacks of N separate integers, whose row-to-row carry
+/// stays in registers (the general walk keeps its state in Index vectors).
+template <std::size_t N>
+struct StridedFrame {
+  std::array<index_t, N> extent{};  ///< extents
+  std::array<index_t, N> stride{};  ///< address strides
+  std::array<index_t, N> first{};   ///< the index reported for the view's first element
+  std::array<index_t, N> step{};    ///< how far the reported index moves per element
+  index_t offset = 0;               ///< the address of the view's first element
+
+  StridedFrame(const Dimensions& d, const LoopFrame& frame) : offset(d.offset()) {
+    for (std::size_t k = 0; k < N; ++k) {
+      extent[k] = d.axes()[k].extent;
+      stride[k] = d.axes()[k].stride;
+      first[k] = frame.at(k, 0);
+      step[k] = frame.relative ? 1 : frame.steps[k];
+    }
+  }
+
+  /// f(index[0], ..., index[N-2], i, x).
+  template <class F, class E, std::size_t... K>
+  static void call(F& f, const std::array<index_t, N>& index, std::index_sequence<K...> /*k*/,
+                   index_t i, E& x) {
+    f(index[K]..., i, x);
+  }
+
+  /// Calls f(i0, ..., i{N-1}, element) for the elements at row-major positions [begin, end).
+  template <class E, class F>
+  void walk(E* data, index_t begin, index_t end, F& f) const {
+    constexpr std::size_t last = N - 1;
+    if (begin >= end) {
+      return;  // also keeps an empty view's zero extents out of the unravel below
+    }
+    std::array<index_t, N> g{};
+    index_t rest = begin;
+    for (std::size_t k = N; k-- > 1;) {
+      g[k] = rest % extent[k];
+      rest /= extent[k];
+    }
+    g[0] = rest;
+    std::array<index_t, N> index{};
+    index_t row = offset;  // the address of the current row's element 0
+    for (std::size_t k = 0; k < N; ++k) {
+      index[k] = first[k] + step[k] * g[k];
+      if (k < last) {
+        row += g[k] * stride[k];
+      }
+    }
+    index_t start = g[last];
+    for (index_t position = begin; position < end;) {
+      const index_t count = std::min(extent[last] - start, end - position);
+      const index_t i0 = first[last] + step[last] * start;
+      E* element = data + row + start * stride[last];
+      if (stride[last] == 1 && step[last] == 1) {
+        STRATA_UNROLL_ROW
+        for (index_t n = 0; n < count; ++n) {
+          call(f, index, std::make_index_sequence<last>{}, i0 + n, element[n]);
+        }
+      } else {
+        STRATA_UNROLL_ROW
+        for (index_t n = 0; n < count; ++n) {
+          call(f, index, std::make_index_sequence<last>{}, i0 + n * step[last],
+               element[n * stride[last]]);
+        }
+      }
+      position += count;
+      start = 0;
+      for (std::size_t k = last; k-- > 0;) {  // carry: a stride forward, or back to the start
+        if (++g[k] < extent[k]) {
+          row += stride[k];
+          index[k] += step[k];
+          break;
+        }
+        g[k] = 0;
+        row -= (extent[k] - 1) * stride[k];
+        index[k] = first[k];
+      }
+    }
+  }
+};
+
 /// The loop over a tensor view's elements with their indices (see for_each_indexed).
 template <int N, ExecutionPolicy P, class T, class F>
 void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame, bool write, F& f) {
@@ -60,6 +143,16 @@ void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame,
   const auto last = rank == 0 ? 0 : rank - 1;
   V* const data = t.buffer().data();
   const AnyBuffer<V>& buffer = t.buffer();
+  if constexpr (N >= 1) {
+    if (data != nullptr && d.is_strided() && buffer.concurrent()) {
+      using E = std::conditional_t<std::is_const_v<T>, const V, V>;
+      const StridedFrame<static_cast<std::size_t>(N)> strided(d, frame);
+      parallel::for_each_part(policy, d.size(), [&](index_t begin, index_t end) {
+        strided.walk(static_cast<E*>(data), begin, end, f);
+      });
+      return;
+    }
+  }
   const index_t inner_step = rank == 0 || frame.relative ? 1 : frame.steps[last];
   const auto body = [&](index_t begin, index_t end) {
     IndexCursor<N> index(rank);
@@ -87,10 +180,12 @@ void tensor_indexed(const P& policy, const Tensor<T>& t, const LoopFrame& frame,
                            if (data != nullptr && stride[0] == 1 && inner_step == 1) {
                              // The common row: contiguous elements, unit index steps.
                              E* const row = data + address;
+                             STRATA_UNROLL_ROW
                              for (index_t n = 0; n < count; ++n) {
                                index.call_last(f, inner + n, row[n]);
                              }
                            } else if (data != nullptr) {
+                             STRATA_UNROLL_ROW
                              for (index_t n = 0; n < count; ++n) {
                                index.call_last(f, inner, static_cast<E&>(data[address]));
                                inner += inner_step;
@@ -135,6 +230,7 @@ void box_indexed(const P& policy, IndexSpan extents, IndexSpan origin, F& f) {
                              index[k] = origin[k] + g[k];
                            }
                            const index_t first = origin[last] + g[last];
+                           STRATA_UNROLL_ROW
                            for (index_t n = 0; n < count; ++n) {
                              index.call_last(f, first + n);
                            }
@@ -169,6 +265,7 @@ void jagged_indexed(const P& policy, const JaggedRows& rows, IndexSpan origin, F
                        index[k] = origin[k] + g[k - outer_rank];
                      }
                      const index_t first = origin[last] + g[last - outer_rank];
+                     STRATA_UNROLL_ROW
                      for (index_t n = 0; n < count; ++n) {
                        index.call_last(f, first + n);
                      }
@@ -284,6 +381,7 @@ void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
         E* const row = values + offsets[static_cast<std::size_t>(r)];
         const index_t count =
             offsets[static_cast<std::size_t>(r) + 1] - offsets[static_cast<std::size_t>(r)];
+        STRATA_UNROLL_ROW
         for (index_t k = 0; k < count; ++k) {
           index.call_last(f, k, row[k]);
         }
@@ -312,6 +410,7 @@ void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
           index.call(f, *values++);
           return;
         }
+        STRATA_UNROLL_ROW
         for (index_t n = 0; n < count; ++n) {
           index.call_last(f, n, values[n]);
         }
@@ -347,10 +446,12 @@ void layout_tensor_indexed(const P& policy, L& lt, F& f) {
                      E* element = data + at[0];
                      const index_t first = origin[last] + g[last];
                      if (stride[0] == 1) {
+                       STRATA_UNROLL_ROW
                        for (index_t n = 0; n < count; ++n) {
                          index.call_last(f, first + n, element[n]);
                        }
                      } else {
+                       STRATA_UNROLL_ROW
                        for (index_t n = 0; n < count; ++n, element += stride[0]) {
                          index.call_last(f, first + n, *element);
                        }

@@ -12,10 +12,15 @@
 #include <type_traits>
 #include <utility>
 
-/// Unrolls the loop that follows four times, in the rows of strata's indexed loops: a
+/// Unrolls the loop that follows four times (g++), in the rows of strata's indexed loops: a
 /// user's element function is a few instructions, and a plain loop spends as many again on its
-/// counter (measured 1.3x on a 3-D fill, benchmarks/indexed.cpp). g++ and clang read the pragma.
+/// counter (benchmarks/indexed.cpp, docs/performance.md). clang unrolls such loops by itself,
+/// and the explicit count made its slice fill 1.5x slower, so it gets nothing.
+#if defined(__GNUC__) && !defined(__clang__)
 #define STRATA_UNROLL_ROW _Pragma("GCC unroll 4")
+#else
+#define STRATA_UNROLL_ROW
+#endif
 
 namespace strata {
 

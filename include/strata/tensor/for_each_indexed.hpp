@@ -72,13 +72,6 @@ struct StridedFrame {
     }
   }
 
-  /// f(index[0], ..., index[N-2], i, x).
-  template <class F, class E, std::size_t... K>
-  static void call(F& f, const std::array<index_t, N>& index, std::index_sequence<K...> /*k*/,
-                   index_t i, E& x) {
-    f(index[K]..., i, x);
-  }
-
   /// Calls f(i0, ..., i{N-1}, element) for the elements at row-major positions [begin, end).
   template <class E, class F>
   void walk(E* data, index_t begin, index_t end, F& f) const {
@@ -93,7 +86,7 @@ struct StridedFrame {
       rest /= extent[k];
     }
     g[0] = rest;
-    std::array<index_t, N> index{};
+    IndexCursor<static_cast<int>(N)> index(N);
     index_t row = offset;  // the address of the current row's element 0
     for (std::size_t k = 0; k < N; ++k) {
       index[k] = first[k] + step[k] * g[k];
@@ -109,13 +102,12 @@ struct StridedFrame {
       if (stride[last] == 1 && step[last] == 1) {
         STRATA_UNROLL_ROW
         for (index_t n = 0; n < count; ++n) {
-          call(f, index, std::make_index_sequence<last>{}, i0 + n, element[n]);
+          index.call_last(f, i0 + n, element[n]);
         }
       } else {
         STRATA_UNROLL_ROW
         for (index_t n = 0; n < count; ++n) {
-          call(f, index, std::make_index_sequence<last>{}, i0 + n * step[last],
-               element[n * stride[last]]);
+          index.call_last(f, i0 + n * step[last], element[n * stride[last]]);
         }
       }
       position += count;

@@ -15,6 +15,8 @@
 #include <xtensor/xtensor.hpp>
 #include <xtensor/xview.hpp>
 
+#include <cmath>
+#include <cstdint>
 #include <utility>
 #include <vector>
 
@@ -306,6 +308,336 @@ void views_strata(benchmark::State& state) {
   }
 }
 
+// ---- a stencil that skips bad cells: where(isfinite(x), x, 0), fused ---------------------------
+
+void heat_finite_hand(benchmark::State& state) {
+  bench::one_thread();
+  for (auto _ : state) {
+    std::vector<double> u = initial();
+    std::vector<double> v = u;
+    for (int s = 0; s < kSteps / 4; ++s) {
+      const double* __restrict in = u.data();
+      double* __restrict out = v.data();
+      for (index_t i = 1; i < kN - 1; ++i) {
+        for (index_t j = 1; j < kN - 1; ++j) {
+          const index_t c = i * kN + j;
+          const double x = std::isfinite(in[c]) ? in[c] : 0.0;
+          out[c] = x + kA * (in[c - kN] + in[c + kN] + in[c - 1] + in[c + 1] - 4 * x);
+        }
+      }
+      std::swap(u, v);
+    }
+    benchmark::DoNotOptimize(u.data());
+  }
+}
+
+void heat_finite_strata(benchmark::State& state) {
+  bench::one_thread();
+  for (auto _ : state) {
+    Tensor<double> u = Tensor<double>::from_vector(initial(), {kN, kN});
+    Tensor<double> v = u.copy();
+    const Range mid{1, -1};
+    for (int s = 0; s < kSteps / 4; ++s) {
+      const auto c = u.select({mid, mid});
+      const auto x = strata::where(strata::isfinite(c), c, 0.0);
+      v.select({mid, mid}) =
+          x + kA * (u.select({Range{0, -2}, mid}) + u.select({Range{2}, mid}) +
+                    u.select({mid, Range{0, -2}}) + u.select({mid, Range{2}}) - 4 * x);
+      std::swap(u, v);
+    }
+    benchmark::DoNotOptimize(u.buffer().data());
+  }
+}
+
+// ---- the NumPy reductions, 8192 x 8192 float32 (256 MiB), against the loop a user writes -------
+
+void count_hand(benchmark::State& state) {  // sum(a > 0): a count
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    std::int64_t n = 0;
+#pragma omp parallel for schedule(static) reduction(+ : n)
+    for (index_t i = 0; i < kM * kM; ++i) {
+      n += a[i] > 0 ? 1 : 0;
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+
+void count_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::sum(a > 0));
+  }
+}
+
+void any_hand(benchmark::State& state) {  // any(a > 1): false, so every element is read
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    bool found = false;
+#pragma omp parallel for schedule(static) reduction(|| : found)
+    for (index_t i = 0; i < kM * kM; ++i) {
+      found = found || a[i] > 1;
+    }
+    benchmark::DoNotOptimize(found);
+  }
+}
+
+void any_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::any(a > 1));
+  }
+}
+
+void var_hand(benchmark::State& state) {  // two passes, as NumPy's
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    const index_t n = kM * kM;
+    float total = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total)
+    for (index_t i = 0; i < n; ++i) {
+      total += a[i];
+    }
+    const float mean = total / static_cast<float>(n);
+    float squares = 0;
+#pragma omp parallel for schedule(static) reduction(+ : squares)
+    for (index_t i = 0; i < n; ++i) {
+      squares += (a[i] - mean) * (a[i] - mean);
+    }
+    benchmark::DoNotOptimize(squares / static_cast<float>(n));
+  }
+}
+
+void var_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::var(a));
+  }
+}
+
+void var_rows_hand(benchmark::State& state) {  // var(a, 1): one variance per row
+  bench::set_threads(state);
+  auto& d = big();
+  std::vector<float> out(static_cast<std::size_t>(kM));
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kM; ++i) {
+      const float* row = a + i * kM;
+      float total = 0;
+      for (index_t j = 0; j < kM; ++j) {
+        total += row[j];
+      }
+      const float mean = total / static_cast<float>(kM);
+      float squares = 0;
+      for (index_t j = 0; j < kM; ++j) {
+        squares += (row[j] - mean) * (row[j] - mean);
+      }
+      out[static_cast<std::size_t>(i)] = squares / static_cast<float>(kM);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+void var_rows_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::var(a, 1).buffer().data());
+  }
+}
+
+void argmax_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    float best = -INFINITY;
+    index_t where = 0;
+#pragma omp parallel
+    {
+      float mine = -INFINITY;
+      index_t at = 0;
+#pragma omp for schedule(static) nowait
+      for (index_t i = 0; i < kM * kM; ++i) {
+        if (a[i] > mine) {
+          mine = a[i];
+          at = i;
+        }
+      }
+#pragma omp critical
+      if (mine > best || (mine == best && at < where)) {
+        best = mine;
+        where = at;
+      }
+    }
+    benchmark::DoNotOptimize(where);
+  }
+}
+
+void argmax_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::argmax(a));
+  }
+}
+
+void argmax_rows_hand(benchmark::State& state) {  // argmax(a, 1)
+  bench::set_threads(state);
+  auto& d = big();
+  std::vector<index_t> out(static_cast<std::size_t>(kM));
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kM; ++i) {
+      const float* row = a + i * kM;
+      float best = row[0];
+      index_t at = 0;
+      for (index_t j = 1; j < kM; ++j) {
+        if (row[j] > best) {
+          best = row[j];
+          at = j;
+        }
+      }
+      out[static_cast<std::size_t>(i)] = at;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+void argmax_rows_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::argmax(a, 1).buffer().data());
+  }
+}
+
+void nanmax_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    float best = -INFINITY;
+#pragma omp parallel for schedule(static) reduction(max : best)
+    for (index_t i = 0; i < kM * kM; ++i) {
+      best = std::isnan(a[i]) ? best : std::max(best, a[i]);
+    }
+    benchmark::DoNotOptimize(best);
+  }
+}
+
+void nanmax_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::nanmax(a));
+  }
+}
+
+void nanmean_hand(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    float total = 0;
+    std::int64_t n = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total, n)
+    for (index_t i = 0; i < kM * kM; ++i) {
+      const bool keep = !std::isnan(a[i]);
+      total += keep ? a[i] : 0.0F;
+      n += keep ? 1 : 0;
+    }
+    benchmark::DoNotOptimize(total / static_cast<float>(n));
+  }
+}
+
+void nanmean_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::nanmean(a));
+  }
+}
+
+void sum_columns_hand(benchmark::State& state) {  // sum(a * b, 0): a fused expression
+  bench::set_threads(state);
+  auto& d = big();
+  std::vector<float> out(static_cast<std::size_t>(kM));
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    const float* __restrict b = d.b.data();
+    float* __restrict o = out.data();
+#pragma omp parallel for schedule(static)
+    for (index_t j0 = 0; j0 < kM; j0 += 512) {
+      for (index_t j = j0; j < j0 + 512; ++j) {
+        o[j] = 0;
+      }
+      for (index_t i = 0; i < kM; ++i) {
+        for (index_t j = j0; j < j0 + 512; ++j) {
+          o[j] += a[i * kM + j] * b[i * kM + j];
+        }
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+void sum_columns_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  const Tensor<float> b = wrap(d.b, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::sum(a * b, 0).buffer().data());
+  }
+}
+
+void cumsum_rows_hand(benchmark::State& state) {  // cumsum(a, 1)
+  bench::set_threads(state);
+  auto& d = big();
+  for (auto _ : state) {
+    const float* __restrict a = d.a.data();
+    float* __restrict c = d.c.data();
+#pragma omp parallel for schedule(static)
+    for (index_t i = 0; i < kM; ++i) {
+      float running = 0;
+      for (index_t j = 0; j < kM; ++j) {
+        running += a[i * kM + j];
+        c[i * kM + j] = running;
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void cumsum_rows_strata(benchmark::State& state) {
+  bench::set_threads(state);
+  auto& d = big();
+  const Tensor<float> a = wrap(d.a, {kM, kM});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(strata::cumsum(a, 1).buffer().data());
+  }
+}
+
 constexpr auto ms = benchmark::kMillisecond;
 
 }  // namespace
@@ -324,5 +656,27 @@ BENCHMARK(where_hand)->Name("where/hand")->Apply(bench::thread_args);
 BENCHMARK(where_strata)->Name("where/strata")->Apply(bench::thread_args);
 BENCHMARK(views_hand)->Name("views/hand")->Unit(ms);
 BENCHMARK(views_strata)->Name("views/strata")->Unit(ms);
+BENCHMARK(heat_finite_hand)->Name("heat_isfinite/hand")->Unit(ms);
+BENCHMARK(heat_finite_strata)->Name("heat_isfinite/strata")->Unit(ms);
+BENCHMARK(count_hand)->Name("sum_of_mask/hand")->Apply(bench::thread_args);
+BENCHMARK(count_strata)->Name("sum_of_mask/strata")->Apply(bench::thread_args);
+BENCHMARK(any_hand)->Name("any/hand")->Apply(bench::thread_args);
+BENCHMARK(any_strata)->Name("any/strata")->Apply(bench::thread_args);
+BENCHMARK(var_hand)->Name("var/hand")->Apply(bench::thread_args);
+BENCHMARK(var_strata)->Name("var/strata")->Apply(bench::thread_args);
+BENCHMARK(var_rows_hand)->Name("var_rows/hand")->Apply(bench::thread_args);
+BENCHMARK(var_rows_strata)->Name("var_rows/strata")->Apply(bench::thread_args);
+BENCHMARK(argmax_hand)->Name("argmax/hand")->Apply(bench::thread_args);
+BENCHMARK(argmax_strata)->Name("argmax/strata")->Apply(bench::thread_args);
+BENCHMARK(argmax_rows_hand)->Name("argmax_rows/hand")->Apply(bench::thread_args);
+BENCHMARK(argmax_rows_strata)->Name("argmax_rows/strata")->Apply(bench::thread_args);
+BENCHMARK(nanmax_hand)->Name("nanmax/hand")->Apply(bench::thread_args);
+BENCHMARK(nanmax_strata)->Name("nanmax/strata")->Apply(bench::thread_args);
+BENCHMARK(nanmean_hand)->Name("nanmean/hand")->Apply(bench::thread_args);
+BENCHMARK(nanmean_strata)->Name("nanmean/strata")->Apply(bench::thread_args);
+BENCHMARK(sum_columns_hand)->Name("sum_product_columns/hand")->Apply(bench::thread_args);
+BENCHMARK(sum_columns_strata)->Name("sum_product_columns/strata")->Apply(bench::thread_args);
+BENCHMARK(cumsum_rows_hand)->Name("cumsum_rows/hand")->Apply(bench::thread_args);
+BENCHMARK(cumsum_rows_strata)->Name("cumsum_rows/strata")->Apply(bench::thread_args);
 
 BENCHMARK_MAIN();

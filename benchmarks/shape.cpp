@@ -3,6 +3,7 @@
 // loop over values + offsets, at 1, 2 and all threads (the hand loop uses OpenMP's dynamic
 // schedule, which balances rows of very different lengths). Neither xtensor nor Eigen has a
 // jagged tensor.
+#include "strata/expr/reduce.hpp"
 #include "strata/shape/jagged.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/jagged_tensor.hpp"

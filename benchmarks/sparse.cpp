@@ -4,6 +4,7 @@
 // baseline; Eigen 3.4's SparseMatrix and a std::map are the peers.
 #include "strata/tensor/sparse.hpp"
 #include "strata/expr/expr.hpp"
+#include "strata/expr/reduce.hpp"
 #include "strata/tensor/algorithms.hpp"
 
 #include "threads.hpp"
@@ -112,6 +113,30 @@ void assemble_strata(benchmark::State& state) {
     const auto K = strata::sparse_from_coo({n, n}, {c.rows, c.cols}, c.values);
     benchmark::DoNotOptimize(K);
   }
+}
+
+// Scaling of assembly with the number of contributions, 10^4 to 10^7 (issue: the time per
+// contribution must grow as n log n, not jump between sizes). One thread; random coordinates
+// in a 10^6 x 10^6 matrix; the counter is the time per contribution (seconds, SI-prefixed).
+void assemble_scaling(benchmark::State& state) {
+  bench::one_thread();
+  const auto count = static_cast<std::size_t>(state.range(0));
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<index_t> index(0, n - 1);
+  std::vector<int> rows(count);  // int coordinates: converted once, as any integer list
+  std::vector<index_t> cols(count);
+  std::vector<double> values(count, 1.0);
+  for (std::size_t e = 0; e < count; ++e) {
+    rows[e] = static_cast<int>(index(rng));
+    cols[e] = index(rng);
+  }
+  for (auto _ : state) {
+    const auto K = strata::sparse_from_coo({n, n}, {rows, cols}, values);
+    benchmark::DoNotOptimize(K);
+  }
+  state.counters["time_per_contribution"] =
+      benchmark::Counter(static_cast<double>(count) * static_cast<double>(state.iterations()),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 void assemble_eigen(benchmark::State& state) {
@@ -310,6 +335,12 @@ BENCHMARK(assemble_hand)
     ->UseRealTime();
 BENCHMARK(assemble_strata)->Name("assemble/strata")->Apply(bench::thread_args);
 BENCHMARK(assemble_eigen)->Name("assemble/eigen")->Unit(benchmark::kMillisecond);
+BENCHMARK(assemble_scaling)
+    ->Name("assemble_scaling/strata")
+    ->ArgName("contributions")
+    ->RangeMultiplier(2)
+    ->Range(10'000, 10'000'000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK(assemble_map)->Name("assemble/std_map")->Unit(benchmark::kMillisecond)->Iterations(2);
 BENCHMARK(assemble_increments)
     ->Name("assemble/strata_increments")

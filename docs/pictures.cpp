@@ -52,6 +52,16 @@ int main(int argc, char** argv) {
                         "v.broadcast({2, 3}) in m + v"));
 
   // Tensors: values of a view.
+  // Contractions: the path of a 4-operand chain and its matricised steps.
+  {
+    const Tensor<double> a({2, 50});
+    const Tensor<double> b({50, 40});
+    const Tensor<double> c({40, 30});
+    const Tensor<double> d({30, 1});
+    save("contraction_path.svg",
+         draw::contraction(einsum_plan("ij,jk,kl,lm->im", a, b, c, d),
+                           "einsum(\"ij,jk,kl,lm->im\"): the cheapest order, each step a GEMM"));
+  }
   save("tensor_flip.svg", draw::tensor(t.reverse({0}), "t.reverse({0}): values, same buffer"));
 
   // Layouts: row-major, column-major, tiles with ragged edges.

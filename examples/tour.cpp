@@ -511,6 +511,29 @@ void expressions() {
             << ", max(m - 3.5, axis 1, keepdims) has shape "
             << strata::to_string(strata::max(m - 3.5, 1, true).shape()) << ":\n"
             << strata::max(m - 3.5, 1, true) << "\n";
+  // NumPy's masks, functions and reductions, with NumPy's types: a mask counts, bool and narrow
+  // integers sum in 64 bits, var/std take ddof, argmax finds the first extreme, and every one
+  // runs in one pass over its expression.
+  const auto r = Tensor<double>::of({0.5, -1.5, NAN, 2.5, 4.0, -0.25});
+  const auto valid = strata::isfinite(r) & (r > 0);
+  std::cout << "r = " << r << "\n  count of (isfinite(r) & (r > 0)) = " << strata::sum(valid)
+            << " (an int64 count), any(r > 3) = " << std::boolalpha << strata::any(r > 3)
+            << ", all(isfinite(r)) = " << strata::all(strata::isfinite(r))
+            << "\n  (r > 0) + 1 = " << ((r > 0) + 1) << ", round(r) = " << strata::round(r)
+            << " (halves to even), nan_to_num(r) = " << strata::nan_to_num(r)
+            << "\n  nanmean(r) = " << strata::nanmean(r) << ", nanmax(r) = " << strata::nanmax(r)
+            << ", max(r) = " << strata::max(r)
+            << " (NaN propagates), argmax(r) = " << strata::argmax(r)
+            << " (the first NaN, as NumPy)\n";
+  const Tensor<int> grades{{3, 5, 4}, {2, 2, 5}};
+  std::cout << "grades = " << grades << "\n  mean(grades, 1) = " << strata::mean(grades, 1)
+            << ", var(grades, 1, Ddof{1}) = " << strata::var(grades, 1, strata::Ddof{1})
+            << ", argmax(grades, 1) = " << strata::argmax(grades, 1)
+            << ", cumsum(grades, 1) = " << strata::cumsum(grades, 1)
+            << "\n  clip(grades, 2.5, 4.5) = " << strata::clip(grades, 2.5, 4.5)
+            << " (a double scalar widens ints), floor_divide(grades - 4, 2) = "
+            << strata::floor_divide(grades - 4, 2)
+            << ", mod(grades - 4, 3) = " << strata::mod(grades - 4, 3) << " (Python's signs)\n";
   // A tensor is a range of its elements.
   std::cout << "range-for over m.transpose():";
   for (const double e : m.transpose()) {
@@ -523,6 +546,40 @@ void expressions() {
     target = m + Tensor<double>::of({1, 2});
   } catch (const strata::BroadcastError& e) {
     std::cout << "BroadcastError: " << e.what() << "\n";
+  }
+}
+
+void contractions() {
+  section("contract: einsum and labelled products, ordered by flops, on BLIS with the views' strides");
+  using strata::Tensor;
+  const Tensor<double> a{{1, 2, 3}, {4, 5, 6}};
+  const Tensor<double> b{{1, 0}, {0, 1}, {1, 1}};
+  // NumPy's einsum: a matrix product, a trace, a diagonal, an outer product, a batch.
+  std::cout << "einsum(\"ij,jk->ik\", a, b) =\n" << strata::einsum("ij,jk->ik", a, b) << "\n";
+  const Tensor<double> m{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  std::cout << "trace einsum(\"ii\", m) = " << strata::einsum("ii", m)
+            << ", diagonal einsum(\"ii->i\", m) = " << strata::einsum("ii->i", m)
+            << ", outer einsum(\"i,j\") = " << strata::einsum("i,j", Tensor<double>::of({1, 2}),
+                                                             Tensor<double>::of({1, 10}))
+            << "\n";
+  // Strided views go to BLIS as they are: a flipped, transposed operand is not copied.
+  const auto flipped = a.reverse({1}).transpose();  // 3 x 2, strides [-1 3]
+  std::cout << "a.reverse({1}).transpose() (strides " << strata::to_string(flipped.dims().strides())
+            << ") contracted with b.T: einsum(\"ji,kj->ik\") =\n"
+            << strata::einsum("ji,kj->ik", flipped, b.transpose()) << "\n";
+  // Three or more operands: the cheapest order, explained.
+  const Tensor<double> c{{1, 2}, {3, 4}};
+  std::cout << strata::einsum_plan("ij,jk,kl->il", a, b, c).explain();
+  // The labelled form (TensorWrapper, TiledArray), with BLAS's beta.
+  Tensor<double> d({2, 2});
+  d("i,k") = a("i,j") * b("j,k");
+  d("i,k") += 0.5 * a("i,j") * b("j,k");
+  std::cout << "d(\"i,k\") = a(\"i,j\") * b(\"j,k\"); d(\"i,k\") += 0.5 * a(\"i,j\") * b(\"j,k\"):\n"
+            << d << "\n";
+  try {
+    (void)strata::einsum("ij,jk->ik", a, a);
+  } catch (const strata::ShapeError& e) {
+    std::cout << "ShapeError: " << e.what() << "\n";
   }
 }
 
@@ -816,6 +873,7 @@ int main() {
   layouts();
   iteration();
   expressions();
+  contractions();
   jagged();
   sparse();
   pictures();

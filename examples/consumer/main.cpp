@@ -1,7 +1,9 @@
-// Uses strata from an installed package; CI builds it with -Wall -Wextra -Werror against a
-// fresh install prefix and runs it, so strata's headers must compile warning-free for users.
+// Uses strata from an installed package; CI builds it with -Wall -Wextra -Wpedantic -Wshadow
+// -Wconversion -Wsign-conversion -Werror against a fresh install prefix and runs it, so strata's
+// headers must compile warning-free for strict users.
 #include <strata/strata.hpp>
 
+#include <cstdint>
 #include <iostream>
 
 int main() {
@@ -22,6 +24,21 @@ int main() {
   for (const strata::Index& i : rows.indices()) {
     total += ragged.at(i);
   }
+  // Expressions, masks and NumPy's reductions, with their types.
+  const std::int64_t positive = strata::sum(strata::isfinite(t) & (t > 0.5F));
+  const auto spread = strata::std(t, 2, strata::Ddof{1});
+  const auto peak = strata::argmax(t, 2);
+  const auto running = strata::cumsum(t, 1);
+  strata::Tensor<float> clipped = strata::clip(t, 0.0F, 2.0F) + strata::floor_divide(t, 2.0F);
+  auto sp = strata::sparse<double>({10, 10});
+  sp(1, 2) += 3.0;
+  strata::for_each_indexed(strata::par, t,
+                           [](strata::index_t i, strata::index_t j, strata::index_t k, float& x) {
+                             x = static_cast<float>(i + j + k);
+                           });
+  total += static_cast<float>(positive - 13) + static_cast<float>(peak.size() - 6) +
+           static_cast<float>(spread.size() - 6) + static_cast<float>(running.size() - 24) +
+           static_cast<float>(clipped.size() - 24);
   std::cout << "consumer: shape " << strata::to_string(shape) << " has " << size
             << " elements; padded " << strata::to_string(padded.shape()) << "; total " << total
             << "\n";

@@ -12,6 +12,7 @@
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 #include "strata/core/indexed.hpp"
+#include "strata/contract/contract.hpp"
 #include "strata/draw/svg.hpp"
 #include "strata/expr/expr.hpp"
 #include "strata/layout/address_kernels.hpp"
@@ -51,3 +52,12 @@
 #include "strata/tensor/print.hpp"
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
+
+/// strata: N-dimensional shapes, layouts and zero-copy views. Tensors over any storage
+/// (strata::Tensor, strata::JaggedTensor, strata::LayoutTensor, sparse and generated buffers),
+/// views without copies (strata::Dimensions), lazy expressions and NumPy's reductions
+/// (strata/expr/), composite selections (strata::concat, strata::pad, ...), index projections,
+/// parallel iteration with absolute or relative indices (strata::for_each_indexed), and
+/// pictures (strata::draw). The free functions are listed on this page; the design pages
+/// (@ref design_pages) explain the ideas.
+namespace strata {}

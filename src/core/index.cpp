@@ -29,4 +29,8 @@ std::ostream& operator<<(std::ostream& out, const Index& index) {
   return out << to_string(index);
 }
 
+std::ostream& operator<<(std::ostream& out, IndexSpan index) {
+  return out << to_string(std::span<const index_t>(index));
+}
+
 }  // namespace strata

@@ -4,6 +4,7 @@
 #include "strata/core/checked.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <map>
 
@@ -466,6 +467,112 @@ std::string distribution(const dist::Tiling& tiling, const std::vector<int>& own
     }
   }
   c.text(20, top + height * cell + 18, caption, 11, "caption", "start");
+  return c.str();
+}
+
+std::string contraction(const ContractionPlan& plan, std::string_view title) {
+  const EinsumSpec& spec = plan.spec();
+  const auto names = [&](const std::vector<int>& labels) {
+    std::string out;
+    for (const int l : labels) {
+      const std::string& n = spec.names[static_cast<std::size_t>(l)];
+      if (n.size() == 1) {
+        out += n;
+      } else {
+        out += "(";
+        out += n;
+        out += ")";
+      }
+    }
+    return out.empty() ? std::string("-") : out;
+  };
+  const auto extent = [&](const std::vector<int>& labels) {
+    index_t e = 1;
+    for (const int l : labels) {
+      e *= plan.extents()[static_cast<std::size_t>(l)];
+    }
+    return e;
+  };
+  detail::Canvas c;
+  // Strings are built by appending: GCC 12 warns falsely on `"literal" + std::string&&`.
+  const auto cat = [](std::initializer_list<std::string_view> parts) {
+    std::string out;
+    for (const std::string_view p : parts) {
+      out += p;
+    }
+    return out;
+  };
+  c.text(20, 18, title.empty() ? cat({"einsum ", spec.to_string()}) : std::string(title), 13,
+         "title", "start");
+  // Group colours: rows, columns, summed, batch.
+  const std::string rows_colour = detail::colour(0);
+  const std::string columns_colour = detail::colour(1);
+  const std::string summed_colour = detail::colour(2);
+  const std::string batch_colour = detail::colour(3);
+  double y = 40;
+  for (std::size_t k = 0; k < plan.reduced_inputs().size(); ++k) {
+    if (plan.reduced_inputs()[k] != spec.inputs[k]) {
+      c.text(20, y + 12,
+             cat({"operand ", std::to_string(k), ": ", names(spec.inputs[k]), " -> ",
+                  names(plan.reduced_inputs()[k]), "  (its diagonals and own sums, one pass)"}),
+             11, "caption", "start");
+      y += 22;
+    }
+  }
+  std::vector<std::string> live;
+  for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+    live.push_back(cat({"op", std::to_string(k)}));
+  }
+  const double unit = 28;
+  for (std::size_t k = 0; k < plan.steps().size(); ++k) {
+    const ContractionStep& s = plan.steps()[k];
+    std::ostringstream head;
+    head << "step " << k + 1 << ": " << live[static_cast<std::size_t>(s.left)] << " x "
+         << live[static_cast<std::size_t>(s.right)] << " -> t" << k + 1 << " ("
+         << to_string(s.engine) << ", " << std::setprecision(3) << s.flops << " flops)";
+    c.text(20, y + 12, head.str(), 11, "caption", "start");
+    y += 22;
+    // Matrix sides: 1 to 3 units, by the log of each group's extent.
+    const auto side = [&](const std::vector<int>& labels) {
+      const auto e = static_cast<double>(std::max<index_t>(extent(labels), 1));
+      return unit * (labels.empty() ? 0.6 : 1.0 + std::min(2.0, std::log10(e)));
+    };
+    const double r = side(s.rows);
+    const double q = side(s.contracted);
+    const double col = side(s.columns);
+    double x = 40;
+    if (!s.batch.empty()) {
+      c.rect(x, y, unit * 1.4, unit, batch_colour, "batch");
+      c.text(x + unit * 0.7, y + unit / 2 + 4, cat({"for ", names(s.batch)}));
+      x += unit * 1.8;
+    }
+    // left: rows x summed
+    c.rect(x, y + 14, q, r, rows_colour, "operand",
+           cat({" data-step=\"", std::to_string(k + 1), "\""}));
+    c.text(x + q / 2, y + 10, names(s.contracted), 11, "summed");
+    c.text(x - 4, y + 14 + r / 2 + 4, names(s.rows), 11, "rows", "end");
+    x += q + 18;
+    c.text(x, y + 14 + r / 2 + 4, "x", 13);
+    x += 14;
+    // right: summed x columns
+    c.rect(x, y + 14, col, q, columns_colour, "operand");
+    c.text(x + col / 2, y + 10, names(s.columns), 11, "columns");
+    c.text(x + col + 4, y + 14 + q / 2 + 4, names(s.contracted), 11, "summed", "start");
+    x += col + 34;
+    c.text(x, y + 14 + r / 2 + 4, "=", 13);
+    x += 14;
+    // result: rows x columns
+    c.rect(x, y + 14, col, r, summed_colour, "result");
+    c.text(x + col / 2, y + 10, names(s.columns), 11, "columns");
+    c.text(x + col + 4, y + 14 + r / 2 + 4, cat({"t", std::to_string(k + 1), " = ", names(s.labels)}),
+           11, "label", "start");
+    y += 14 + std::max({r, q, unit}) + 16;
+    live.push_back(cat({"t", std::to_string(k + 1)}));
+  }
+  c.text(20, y + 8,
+         "left operand: rows x summed; right: summed x columns; each handed to BLIS with its own "
+         "strides when its groups coalesce, packed by a copy otherwise",
+         10, "caption", "start");
   return c.str();
 }
 

@@ -71,7 +71,14 @@ ZProjection conv_window_projection(IndexSpan kernel, IndexSpan stride, IndexSpan
     }
     matrix[k][k] = stride[k];
     offset[k] = -padding[k];
-    shape[k] = dilation[k] * (kernel[k] - 1) + 1;
+    // The window's extent, dilation * (kernel - 1) + 1, must fit in int64.
+    index_t span = 0;
+    if (__builtin_mul_overflow(dilation[k], kernel[k] - 1, &span) ||
+        __builtin_add_overflow(span, index_t{1}, &shape[k])) {
+      detail::fail<ShapeError>(
+          op, "axis ", k, ": the window of kernel ", kernel[k], " with dilation ", dilation[k],
+          " spans dilation * (kernel - 1) + 1 positions, more than int64 holds");
+    }
   }
   return {matrix, offset, shape};
 }

@@ -65,3 +65,10 @@ TEST_CASE("Divisor divides exactly like the hardware", "[core]") {
     }
   }
 }
+
+TEST_CASE("a Divisor of 0 or less is a ShapeError, never a trap", "[core][errors]") {
+  CHECK_THROWS_AS(Divisor(0), strata::ShapeError);
+  CHECK_THROWS_WITH(Divisor(0), Catch::Matchers::Contains("Divisor: divisor 0 is not positive"));
+  CHECK_THROWS_AS(Divisor(-3), strata::ShapeError);
+  CHECK(Divisor(1).divide(5) == 5);
+}

@@ -44,6 +44,10 @@ TEST_CASE("an Index prints as to_string shows it", "[core]") {
   std::ostringstream out;
   out << strata::Index{1, -2, 30} << ' ' << strata::Index{};
   CHECK(out.str() == "[1 -2 30] []");
+  std::ostringstream spans;
+  const strata::Index shape{4, 5};
+  spans << strata::IndexSpan(shape) << ' ' << strata::IndexSpan{};
+  CHECK(spans.str() == "[4 5] []");
 }
 
 TEST_CASE("Index converts to a span over its own values", "[core]") {

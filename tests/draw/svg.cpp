@@ -402,6 +402,37 @@ TEST_CASE("draw::distribution colours elements by owner and outlines a patch", "
       "draw::distribution", "[6 1]");
 }
 
+TEST_CASE("draw::contraction draws each step as a matrix product of mode groups", "[draw]") {
+  const strata::Tensor<double> a(strata::Index{2, 5});
+  const strata::Tensor<double> b(strata::Index{5, 4});
+  const strata::Tensor<double> c(strata::Index{4, 3});
+  const strata::Tensor<double> t(strata::Index{3, 3, 2});
+  const auto plan = strata::ContractionPlan::make(
+      strata::EinsumSpec::parse("ij,jk,kl->il", std::vector<int>{2, 2, 2}),
+      std::vector<strata::Index>{a.shape(), b.shape(), c.shape()});
+  const auto elements = parse(strata::draw::contraction(plan));
+  // Two steps: each a left and a right operand (class operand) and a result.
+  CHECK(of_class(elements, "operand").size() == 4);
+  CHECK(of_class(elements, "result").size() == 2);
+  std::string text;
+  for (const Element& e : elements) {
+    text += e.text + "\n";
+  }
+  CHECK(text.find("step 1") != std::string::npos);
+  CHECK(text.find("step 2") != std::string::npos);
+  CHECK(text.find("gemm") != std::string::npos);
+  CHECK(text.find("t2 = il") != std::string::npos);
+  // An operand's own diagonal and sums are listed before the steps.
+  const auto traced = strata::ContractionPlan::make(
+      strata::EinsumSpec::parse("iij,jk->ik", std::vector<int>{3, 2}),
+      std::vector<strata::Index>{t.shape(), strata::Index{2, 4}});
+  std::string traced_text;
+  for (const Element& e : parse(strata::draw::contraction(traced))) {
+    traced_text += e.text + "\n";
+  }
+  CHECK(traced_text.find("operand 0: iij -> ij") != std::string::npos);
+}
+
 TEST_CASE("draw refuses what it cannot draw", "[draw][errors]") {
   check_error<ShapeError>(
       [] {

@@ -71,6 +71,83 @@ TEST_CASE("element types follow C++'s arithmetic; scalars do not widen", "[expr]
         std::vector<float>{0.375F, 0.5F});
 }
 
+TEST_CASE("the type rule is one rule: bool counts, clip and minimum promote, as NumPy", "[expr]") {
+  // The answers are NumPy 1.24's, written down by hand.
+  const auto a = Tensor<double>::of({-2, -1, 0, 1, 2, 3});
+  SECTION("a bool tensor with an integer scalar is an integer: (a > 0) + 1 counts") {
+    static_assert(std::is_same_v<decltype((a > 0) + 1)::value_type, int>);
+    CHECK(strata::evaluate((a > 0) + 1).to_vector() == std::vector<int>{1, 1, 1, 2, 2, 2});
+    static_assert(std::is_same_v<decltype((a > 0) * 0.5)::value_type, double>);
+    CHECK(strata::evaluate((a > 0) * 0.5).to_vector() == D{0, 0, 0, 0.5, 0.5, 0.5});
+    static_assert(std::is_same_v<decltype((a > 0) + (a < 2))::value_type, bool>);  // or
+  }
+  SECTION("clip combines the three types; lo > hi gives hi") {
+    const auto i = Tensor<std::int32_t>::of({0, 1, 2, 3});
+    const auto c = strata::clip(i, 0.5, 2.5);
+    static_assert(std::is_same_v<decltype(c)::value_type, double>);
+    CHECK(strata::evaluate(c).to_vector() == D{0.5, 1, 2, 2.5});
+    const auto f = Tensor<float>::of({0, 5});
+    static_assert(
+        std::is_same_v<decltype(strata::clip(f, Tensor<double>::of({1, 1}), 2))::value_type,
+                       double>);
+    static_assert(std::is_same_v<decltype(strata::clip(i, -1, 2))::value_type, std::int32_t>);
+    CHECK(strata::evaluate(strata::clip(a, 2, -1)).to_vector() == D{-1, -1, -1, -1, -1, -1});
+    CHECK(strata::evaluate(strata::clip(i, 3, 1)).to_vector() ==
+          std::vector<std::int32_t>{1, 1, 1, 1});
+    CHECK(std::isnan(strata::evaluate(strata::clip(Tensor<double>::of({NAN}), 0, 1)).at({0})));
+  }
+  SECTION("floor and ceil of integers are double; abs and pow keep integers (NumPy 1.24)") {
+    const auto i = Tensor<std::int64_t>::of({-3, 4});
+    static_assert(std::is_same_v<decltype(strata::floor(i))::value_type, double>);
+    static_assert(std::is_same_v<decltype(strata::ceil(i))::value_type, double>);
+    static_assert(std::is_same_v<decltype(strata::trunc(i))::value_type, double>);
+    static_assert(std::is_same_v<decltype(strata::round(i))::value_type, std::int64_t>);
+    static_assert(std::is_same_v<decltype(strata::abs(i))::value_type, std::int64_t>);
+    static_assert(std::is_same_v<decltype(strata::pow(i, 2))::value_type, std::int64_t>);
+    CHECK(strata::evaluate(strata::floor(i)).to_vector() == D{-3, 4});
+  }
+  SECTION("minimum, maximum and where promote tensors of different types") {
+    const auto f = Tensor<float>::of({1, 5, 3});
+    const auto d = Tensor<double>::of({2, 2, 2});
+    static_assert(std::is_same_v<decltype(strata::minimum(f, d))::value_type, double>);
+    CHECK(strata::evaluate(strata::minimum(f, d)).to_vector() == D{1, 2, 2});
+    CHECK(strata::evaluate(strata::maximum(f, d)).to_vector() == D{2, 5, 3});
+    CHECK(strata::evaluate(strata::where(f > 2, f, d)).to_vector() == D{2, 5, 3});
+  }
+  SECTION("every function on the right of = assigns into a view and broadcasts") {
+    const auto x = Tensor<double>::of({1, 5, 3});
+    const auto y = Tensor<double>::of({2, 2, 2});
+    Tensor<double> m({2, 3});
+    m = strata::minimum(x, y);  // a lazy selection of two same-typed tensors
+    CHECK(m.to_vector() == D{1, 2, 2, 1, 2, 2});
+    m.select({1}) = strata::maximum(x, y);
+    CHECK(m.to_vector() == D{1, 2, 2, 2, 5, 3});
+    m = strata::where(x > 2, x, y);
+    CHECK(m.to_vector() == D{2, 5, 3, 2, 5, 3});
+    m = strata::concat<double>(0, {x.select({Range{0, 1}}), y.select({Range{0, 2}})});
+    CHECK(m.to_vector() == D{1, 2, 2, 1, 2, 2});
+    Tensor<float> narrow({3});
+    narrow = strata::minimum(x, y);  // converted, as an expression assignment
+    CHECK(narrow.to_vector() == std::vector<float>{1, 2, 2});
+    strata::minimum(x, y).assign_to(m.select({0}));  // assign_to broadcasts too
+    strata::maximum(x, y).assign_to(m);
+    CHECK(m.to_vector() == D{2, 5, 3, 2, 5, 3});
+  }
+  SECTION("mask operators") {
+    const Tensor<bool> p = a > 0;
+    const auto q = a < 3;
+    CHECK(strata::evaluate(p & q).to_vector() ==
+          std::vector<bool>{false, false, false, true, true, false});
+    CHECK(strata::evaluate(p | (a < -1)).to_vector() ==
+          std::vector<bool>{true, false, false, true, true, true});
+    CHECK(strata::evaluate(p ^ q).to_vector() ==
+          std::vector<bool>{true, true, true, false, false, true});
+    CHECK(strata::evaluate(~p).to_vector() ==
+          std::vector<bool>{true, true, true, false, false, false});
+    CHECK(strata::sum(~p & q) == 3);
+  }
+}
+
 TEST_CASE("integer division and remainder are defined everywhere", "[expr]") {
   const auto i = Tensor<int>::of({7, -7, std::numeric_limits<int>::min(), 5});
   CHECK(strata::evaluate(i / 0).to_vector() == std::vector<int>{0, 0, 0, 0});
@@ -122,7 +199,7 @@ TEST_CASE("reductions take expressions and reduce all axes to a value", "[expr]"
   CHECK(strata::mean(Tensor<int>{{1, 2}, {4, 4}}, {0, 1}).to_vector() == D{2.75});
   CHECK(strata::mean(Tensor<int>{{1, 2}, {3, 6}}.transpose(), 1).to_vector() == D{2, 4});
   CHECK(std::isnan(strata::mean(Tensor<double>({0, 2}), 0)(1)));  // 0 / 0, as NumPy
-  check_error<strata::IndexError>([&] { (void)strata::mean(a, 2); }, "reduce", "axis 2");
+  check_error<strata::IndexError>([&] { (void)strata::mean(a, 2); }, "mean", "axis 2");
   CHECK(strata::allclose(a * 1.0000001, a));
   CHECK_FALSE(strata::allclose(a + 1, a));
   CHECK(strata::array_equal(a + 0, a));

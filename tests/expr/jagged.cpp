@@ -329,6 +329,22 @@ TEST_CASE("jagged expressions: element-wise with jagged, dense-per-row and scala
   }
 }
 
+TEST_CASE("where of jagged tensors, and stored bool masks, make jagged expressions",
+          "[expr][jagged]") {
+  // Regressions: where(c, a, b) of three JaggedTensors fell through to the dense overload, and
+  // a stored JaggedTensor<bool> operand did not compile (std::vector<bool> has no data()).
+  const JaggedTensor<double> a(Rows{{1, -2, 3}, {}, {-4, 5}});
+  const JaggedTensor<double> b(Rows{{10, 20, 30}, {}, {40, 50}});
+  const JaggedTensor<bool> mask = a > 0;
+  const JaggedTensor<double> chosen = strata::where(mask, a, b);
+  CHECK(chosen.values().to_vector() == std::vector<double>{1, 20, 3, 40, 5});
+  const JaggedTensor<double> zeroed = strata::where(mask, a * 1.0, 0.0);
+  CHECK(zeroed.values().to_vector() == std::vector<double>{1, 0, 3, 0, 5});
+  JaggedTensor<bool> flipped = mask;
+  flipped = !flipped;  // a bool leaf read through the destination's own storage
+  CHECK(flipped.values().to_vector() == std::vector<bool>{false, true, false, true, false});
+}
+
 TEST_CASE("selecting along the ragged axis in every row", "[expr][jagged]") {
   const JaggedTensor t(std::vector<std::vector<int>>{{1, 2, 3, 4}, {}, {5}, {6, 7}});
   CHECK(strata::to_string(t.first(2)) == "[[1, 2], [], [5], [6, 7]]");

@@ -191,6 +191,13 @@ TEST_CASE("broadcast adds leading axes and tiles existing ones", "[layout]") {
     CHECK(row.broadcast({2, 3}).is_broadcast());
     CHECK(row.broadcast({6}).is_broadcast());
     CHECK_FALSE(row.broadcast({1, 3}).is_broadcast());
+    CHECK(row.broadcast({2, 3}).aliases());
+    // One contract: aliasing is about addresses. An empty broadcast has no element, so it
+    // aliases nothing (writing through it writes nothing), though its axes broadcast.
+    const Dimensions empty = Dimensions{}.broadcast({3, 0});
+    CHECK(empty.is_broadcast());
+    CHECK_FALSE(empty.aliases());
+    CHECK_FALSE(Dimensions{}.broadcast({1}).aliases());
   }
   SECTION("tiling a rolled axis keeps rolling") {
     CHECK(values(row.rotate({1}).broadcast({6})) == V{2, 0, 1, 2, 0, 1});
@@ -533,8 +540,11 @@ TEST_CASE("aliases() tells whether two indices share an address", "[layout]") {
 
 TEST_CASE("found by fuzzing: squeeze rejects a repeated axis, slices take any step",
           "[layout][fuzz]") {
-  check_error<strata::ShapeError>([] { (void)Dimensions{1}.squeeze({-1, -1}); }, "squeeze",
-                                  "twice");
+  check_error<strata::ShapeError>(
+      [] {
+        (void)Dimensions{1}.squeeze({-1, -1});
+      },
+      "squeeze", "twice");
   // A step of INT64_MIN selects the first element only (it used to negate the step: UB).
   const Dimensions d{5};
   const Dimensions one = d.select({Range{{}, {}, std::numeric_limits<index_t>::min()}});

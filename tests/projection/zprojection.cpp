@@ -105,6 +105,14 @@ TEST_CASE("bad projections are rejected", "[projection][errors]") {
   CHECK_THROWS_AS(id.overlap(2, 1), strata::IndexError);
   CHECK_THROWS_AS(strata::conv_window_projection({3}, {0}, {1}, {0}), strata::ShapeError);
   CHECK_THROWS_AS(strata::conv_window_projection({3}, {1, 1}, {1}, {0}), strata::ShapeError);
+  // The window extent dilation * (kernel - 1) + 1 overflows: a ShapeError, not UB.
+  const strata::index_t huge = strata::index_t{1} << 62;
+  CHECK_THROWS_WITH(strata::conv_window_projection({huge}, {1}, {4}, {0}),
+                    Contains("conv_window_projection: ") && Contains("kernel 4611686018427387904"));
+  CHECK_THROWS_AS(strata::conv_window_projection({4}, {1}, {huge}, {0}), strata::ShapeError);
+  // 7 * (max / 7) is max itself (7 divides 2^63 - 1): the + 1 overflows.
+  const strata::index_t top = std::numeric_limits<strata::index_t>::max();
+  CHECK_THROWS_AS(strata::conv_window_projection({top / 7 + 1}, {1}, {7}, {0}), strata::ShapeError);
   CHECK_THROWS_AS(strata::axial_reduce_projection(2, 2, 4), strata::IndexError);
 }
 

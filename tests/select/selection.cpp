@@ -271,7 +271,7 @@ TEST_CASE("bad selections are rejected and change nothing", "[select][errors]") 
   CHECK_THROWS_AS(c.assign(b), strata::LayoutError);
   CHECK_THROWS_WITH(c.assign(b), Contains("assign: ") && Contains("read-only"));
   Tensor<int> wrong(Index{2, 2});
-  CHECK_THROWS_AS(c.assign_to(wrong), strata::ShapeError);
+  CHECK_THROWS_AS(c.assign_to(wrong), strata::BroadcastError);  // broadcasts, as assign
   CHECK(wrong.to_vector() == V{0, 0, 0, 0});
   CHECK(a.to_vector() == V{0, 1, 2, 3, 4, 5});
 }

@@ -540,6 +540,37 @@ TEST_CASE("for_each_indexed over layout tensors uses logical indices; tiles by c
       "Layout::address", "[5 0]");
 }
 
+TEST_CASE("tabulate writes over jagged row slices and layout tensors as for_each_indexed visits",
+          "[tensor][indexed]") {
+  using strata::Jagged;
+  using strata::JaggedTensor;
+  using strata::Layout;
+  using strata::LayoutTensor;
+  using strata::Smooth;
+  JaggedTensor<int> jt(Jagged::from_lengths({2, 0, 3, 1}));
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      strata::tabulate(strata::Parallel{1}, jt,
+                       [](index_t r, index_t k) { return int(10 * r + k); });
+      strata::tabulate(strata::Parallel{1}, jt.rows(2, 4),
+                       [](index_t r, index_t k) { return int(100 * r + k); });  // absolute rows
+    });
+  }
+  CHECK(jt.values().to_vector() == std::vector<int>{0, 1, 200, 201, 202, 300});
+  strata::tabulate(strata::seq, jt.rows(2, 4), strata::relative,
+                   [](IndexSpan g) { return int(1000 * g[0] + g[1]); });
+  CHECK(jt.values().to_vector() == std::vector<int>{0, 1, 0, 1, 2, 1000});
+  LayoutTensor<int> lt(Layout::tiled(Smooth{5, 7}, {2, 3}));
+  strata::tabulate(strata::Parallel{1}, lt, [](index_t i, index_t j) { return int(100 * i + j); });
+  const auto dense = lt.to_dense();
+  for (const Index& g : Smooth{5, 7}.indices()) {
+    REQUIRE(dense.at(g) == 100 * g[0] + g[1]);
+  }
+  check_error<strata::ShapeError>(
+      [&] { strata::tabulate(strata::seq, lt, [](index_t i) { return int(i); }); }, "tabulate",
+      "rank 2");
+}
+
 TEST_CASE("generate takes a function of the multi-index", "[tensor][generate]") {
   const auto g =
       strata::generate<int>({3, 4}, [](index_t i, index_t j) { return int(10 * i + j); });

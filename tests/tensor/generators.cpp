@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 using strata::Index;
 
 TEST_CASE("generated tensors are computed and read-only", "[tensor]") {
@@ -12,6 +14,21 @@ TEST_CASE("generated tensors are computed and read-only", "[tensor]") {
   CHECK(strata::iota<int>({2, 3}).transpose().to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
   CHECK_FALSE(strata::zeros<int>({2}).buffer().writable());
   CHECK(strata::zeros<double>({1'000'000'000}).size() == 1'000'000'000);  // nothing allocated
+}
+
+TEST_CASE("writing into a generator says what to write instead", "[tensor][errors]") {
+  // np.zeros is writable; strata::zeros is computed. The error names the writable spellings.
+  auto z = strata::zeros<double>({2, 2});
+  CHECK_THROWS_AS(z.fill(1.0), strata::LayoutError);
+  CHECK_THROWS_WITH(z.fill(1.0), Catch::Matchers::Contains("fill: ") &&
+                                     Catch::Matchers::Contains("Tensor<T>(shape)") &&
+                                     Catch::Matchers::Contains("copy()"));
+  CHECK_THROWS_WITH(strata::iota<int>({3}).select({1}).assign(strata::Tensor<int>::of({4})),
+                    Catch::Matchers::Contains("generator"));
+  CHECK(z.to_vector() == std::vector<double>{0, 0, 0, 0});  // nothing written
+  auto stored = z.copy();
+  stored.fill(1.0);  // the copy is an ordinary array
+  CHECK(stored.to_vector() == std::vector<double>{1, 1, 1, 1});
 }
 
 TEST_CASE("random tensors agree under every view and every read", "[tensor][property]") {

@@ -2,9 +2,11 @@
 #include "strata/tensor/layout_tensor.hpp"
 
 #include "check_error.hpp"
-#include "threads.hpp"
+#include "strata/expr/reduce.hpp"
 #include "strata/tensor/algorithms.hpp"
+#include "strata/tensor/for_each_indexed.hpp"
 #include "strata/tensor/generators.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -48,6 +50,15 @@ TEST_CASE("a tiled tensor reads by logical index and hands out tiles", "[tensor]
     CHECK(tiled.at({3, 5}) == -1);
     CHECK(tiled.at({2, 6}) == 26);
     CHECK(strata::sum(tiled.piece(0), {0, 1})() == 0 + 1 + 2 + 10 + 11 + 12);
+  }
+  SECTION("a tile's absolute indices are its logical indices in the tensor") {
+    const Tensor<int> tile = tiled.piece(4);  // rows 2-3, columns 3-5
+    CHECK(tile.has_absolute_indices());
+    CHECK(tile.origin() == Index{2, 3});
+    strata::for_each_indexed(strata::seq, tile, [&](index_t i, index_t j, const int& x) {
+      CHECK(x == dense(i, j));  // the dense tensor's value at the same logical index
+    });
+    CHECK(tile(0, 0) == dense(2, 3));  // element access counts from the tile's corner
   }
   SECTION("writes by logical index land in the right tile") {
     tiled.at({3, 6}) = 99;
@@ -123,6 +134,7 @@ TEST_CASE("a const LayoutTensor hands out read-only pieces", "[tensor][layout][c
   const auto tiled = LayoutTensor<int>::from_dense(strata::iota<int>({4, 4}).copy(),
                                                    Layout::tiled(Smooth{4, 4}, {2, 2}));
   static_assert(std::is_same_v<decltype(tiled.piece(0)), Tensor<const int>>);
-  tiled.for_each_piece(strata::seq, [](index_t, const Tensor<const int>& p) { CHECK(p.size() == 4); });
+  tiled.for_each_piece(strata::seq,
+                       [](index_t, const Tensor<const int>& p) { CHECK(p.size() == 4); });
   CHECK(tiled.piece(3).to_vector() == std::vector<int>{10, 11, 14, 15});
 }

@@ -40,3 +40,21 @@ TEST_CASE("printing switches to scientific notation where NumPy does", "[tensor]
   CHECK(to_string(Tensor<double>::of({1.5, 2000, 1e-100})) == "[1.5e+000 2.0e+003 1.0e-100]");
   CHECK(to_string(Tensor<double>::of({0.00001, 0})) == "[1.e-05 0.e+00]");
 }
+
+TEST_CASE("any precision NumPy accepts prints as NumPy prints", "[tensor][print]") {
+  // np.set_printoptions(precision=p); the answers are NumPy 1.24's.
+  for (const int precision : {8, 17, 58, 59, 60, 61, 100, 400}) {
+    INFO("precision " << precision);
+    const strata::PrintOptions options{1000, 3, precision};
+    CHECK(to_string(Tensor<double>::of({1e15, 0.5}), options) == "[1.e+15 5.e-01]");
+    CHECK(to_string(Tensor<double>::of({0.1, 0.25}), options) == "[0.1  0.25]");
+    CHECK(to_string(Tensor<double>::of({1e-300, 1e300, 3.0}), options) ==
+          "[1.e-300 1.e+300 3.e+000]");
+  }
+  const strata::PrintOptions sixty{1000, 3, 60};
+  CHECK(to_string(Tensor<double>::of({1e15, 0.123456789012345678}), sixty) ==
+        "[1.0000000000000000e+15 1.2345678901234568e-01]");
+  const strata::PrintOptions three{1000, 3, 3};
+  CHECK(to_string(Tensor<double>::of({1e15, 0.123456789012345678}), three) ==
+        "[1.000e+15 1.235e-01]");
+}

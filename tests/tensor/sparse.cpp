@@ -4,6 +4,7 @@
 #include "strata/tensor/sparse.hpp"
 
 #include "strata/expr/expr.hpp"
+#include "strata/expr/reduce.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/generators.hpp"
 
@@ -11,6 +12,8 @@
 #include "layout/view_helpers.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cstdint>
 
 #include <functional>
 #include <map>
@@ -185,6 +188,31 @@ TEST_CASE("sparse_from_coo takes any view of coordinates", "[tensor][sparse][ass
   CHECK(K(0, 1) == 3.0);
   CHECK(K(2, 2) == 5.0);
   CHECK(strata::sparse_buffer(K)->nnz() == 2);
+}
+
+TEST_CASE("sparse_from_coo takes index lists of any integer type", "[tensor][sparse][assembly]") {
+  const std::vector<int> rows{0, 2, 0};
+  const std::vector<long long> cols{1, 2, 1};
+  const std::vector<double> values{1, 5, 2};
+  const auto K = strata::sparse_from_coo({3, 3}, {rows, cols}, values);
+  CHECK(K(0, 1) == 3.0);
+  CHECK(K(2, 2) == 5.0);
+  const std::vector<std::vector<std::uint32_t>> lists{{0, 2, 0}, {1, 2, 1}};
+  CHECK(strata::sparse_from_coo({3, 3}, lists, values) == K);
+  SECTION("a value that does not fit in int64 is an IndexError naming the entry") {
+    const std::vector<std::uint64_t> huge{0, std::uint64_t{1} << 63U, 0};
+    check_error<strata::IndexError>(
+        [&] {
+          (void)strata::sparse_from_coo({3, 3}, {rows, huge}, values);
+        },
+        "sparse_from_coo", "entry 1 has index 9223372036854775808");
+    const std::vector<int> negative{0, -1, 0};
+    check_error<strata::IndexError>(
+        [&] {
+          (void)strata::sparse_from_coo({3, 3}, {rows, negative}, values);
+        },
+        "sparse_from_coo", "entry 1 has index [2 -1]");
+  }
 }
 
 TEST_CASE("sparse_from_coo rejects bad input and builds nothing", "[tensor][sparse][errors]") {

@@ -169,7 +169,9 @@ class AnyBuffer {
       if constexpr (WritableBuffer<B>) {
         ref().write(address, value);
       } else {
-        detail::fail<LayoutError>("write", "the buffer is read-only (address ", address, ")");
+        detail::fail<LayoutError>("write", "the buffer is read-only (address ", address,
+                                  "): a generator (zeros, ones, full, iota, random) stores no "
+                                  "values; write into a copy (t.copy()) or a new Tensor<T>(shape)");
       }
     }
     [[nodiscard]] bool writable() const override { return WritableBuffer<B>; }

@@ -2,6 +2,7 @@
 /// Division by an invariant non-negative integer with a multiply and shifts (no divide).
 #pragma once
 
+#include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 
 #include <cstdint>
@@ -31,9 +32,15 @@ class Divisor {
   /// Division by 1.
   constexpr Divisor() noexcept : Divisor(1) {}
 
-  /// Prepares division by @p d.
-  /// @param d the divisor, >= 1 (unchecked: callers pass extents of non-empty axes)
-  explicit constexpr Divisor(index_t d) noexcept : d_(static_cast<std::uint64_t>(d)) {
+  /// Prepares division by @p d (checked in every build: it is built once, outside loops).
+  /// @param d the divisor, >= 1
+  /// @throws ShapeError when d < 1 (a division by 0 or by a negative number)
+  explicit constexpr Divisor(index_t d) : d_(static_cast<std::uint64_t>(d)) {
+    if (d < 1) {
+      detail::fail<ShapeError>("Divisor", "divisor ", d,
+                               " is not positive (division by it is "
+                               "undefined)");
+    }
     int log = 0;  // ceil(log2(d))
     while ((std::uint64_t{1} << log) < d_ && log < 63) {
       ++log;

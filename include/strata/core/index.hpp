@@ -123,4 +123,10 @@ inline std::string to_string(std::initializer_list<index_t> values) {
 /// @return @p out
 std::ostream& operator<<(std::ostream& out, const Index& index);
 
+/// Prints an index span as to_string does (`[2 3]`), as an Index prints.
+/// @param out the stream
+/// @param index the indices
+/// @return @p out
+std::ostream& operator<<(std::ostream& out, IndexSpan index);
+
 }  // namespace strata

@@ -114,7 +114,7 @@ requires(N >= 0) class IndexCursor<N> {
   }
 
  private:
-  std::array<index_t, (N > 0 ? N : 1)> values_{};
+  std::array<index_t, static_cast<std::size_t>(N > 0 ? N : 1)> values_{};
 };
 
 /// Walks the box [0, extents) row by row: `row(g, count)` with g the row's first index (the

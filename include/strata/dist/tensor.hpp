@@ -450,7 +450,7 @@ class DistTensor {
   /// @param axes the axes to reduce (negative counts from the end); empty reduces nothing
   /// @param keepdims keep reduced axes with extent 1, as NumPy's keepdims
   /// @return the sums, a dense row-major tensor (replicated)
-  /// @throws IndexError for an axis that does not exist; ShapeError for one named twice (on
+  /// @throws IndexError for an axis that does not exist or one named twice (on
   ///         every rank); CollectiveError when ranks pass different axes
   [[nodiscard]] Tensor<T> sum(IndexSpan axes, bool keepdims = false) const;
   /// Products along @p axes (`np.prod`); the same order and guarantees as sum(axes).

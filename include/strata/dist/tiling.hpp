@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+/// Distributed tensors on MPI (the optional target `strata::mpi`): tilings and distributions
+/// (plain values, here), strata::dist::DistTensor and strata::dist::DistJaggedTensor, regions
+/// as views of the global index space. Design page: @ref distributed_page.
 namespace strata::dist {
 
 /// A tiling of a box `[0, shape)`: along each axis, tile boundaries `0 = b0 < b1 < ... < bn =

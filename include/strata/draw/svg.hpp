@@ -6,6 +6,7 @@
 /// drawn by these functions (docs/pictures.cpp), so they never go stale.
 #pragma once
 
+#include "strata/contract/plan.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 #include "strata/dist/tiling.hpp"
@@ -529,5 +530,14 @@ std::string projection(const ZProjection& p, const ZRange& index_space, IndexSpa
 ///         length; IndexError for a patch outside the shape
 std::string distribution(const dist::Tiling& tiling, const std::vector<int>& owners,
                          IndexSpan lo = {}, IndexSpan hi = {}, std::string_view title = {});
+
+/// A contraction's path: one row per pairwise step, its operands drawn as the matrices of the
+/// product (the left `rows x summed`, the right `summed x columns`, the result `rows x
+/// columns`, for each batch index), each mode group labelled and coloured (rows, columns,
+/// summed, batch), with the step's engine and flops; the operands' own diagonals and sums first.
+/// @param plan the plan (strata::einsum_plan)
+/// @param title the picture's title (the spec when empty)
+/// @return the SVG document
+std::string contraction(const ContractionPlan& plan, std::string_view title = {});
 
 }  // namespace strata::draw

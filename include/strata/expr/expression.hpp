@@ -9,9 +9,11 @@
 #include "strata/select/selection.hpp"
 #include "strata/tensor/expression_fwd.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/reduce_kernel.hpp"
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,24 +29,6 @@
 namespace strata {
 
 namespace detail {
-
-/// How a run reads a leaf, the `Unit` argument of `bind`: by its stride, with unit stride
-/// (a plain array loop that vectorises), or as one value for the whole run (a dense operand
-/// broadcast along a row of a jagged expression).
-inline constexpr int run_strided = 0;
-/// @copydoc run_strided
-inline constexpr int run_unit = 1;
-/// @copydoc run_strided
-inline constexpr int run_constant = 2;
-
-/// Where one run of elements lies for every leaf of a tree: leaf m's elements of the run are
-/// `data[m][start[m] + t * stride[m]]` for t in [0, count).
-template <std::size_t N>
-struct RunState {
-  std::array<const void*, N> data{};
-  std::array<index_t, N> start{};
-  std::array<index_t, N> stride{};
-};
 
 /// What an expression node is outside the stored entries of its sparse leaves: `constant`
 /// when it equals `value` at every position where none of the sparse leaves marked in `leaves`
@@ -187,9 +171,11 @@ struct Prepared {
     const T* first = t.values().data();
     if (destination != nullptr && t.buffer().identity() == destination &&
         static_cast<const void*>(first) != destination_first) {
-      auto copy = std::make_shared<std::vector<T>>(first, first + t.size());
+      // An array, not a std::vector (whose bool specialisation has no data()).
+      auto copy = std::make_shared<T[]>(static_cast<std::size_t>(t.size()));
+      std::copy(first, first + t.size(), copy.get());
       kept.push_back(copy);
-      first = copy->data();
+      first = copy.get();
     }
     maps.emplace_back();
     data.push_back(first);
@@ -200,22 +186,6 @@ struct Prepared {
 /// The number of leaves of a node type (scalars are not leaves).
 template <class E>
 inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
-
-/// The reader of leaf @p I's array in a run, as the run mode @p Unit walks it (a dense leaf:
-/// a tensor or an evaluated selection).
-template <class T, std::size_t I, int Unit, std::size_t N>
-auto array_reader(const RunState<N>& run) {
-  const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-  if constexpr (Unit == run_constant) {
-    const T v = *p;
-    return [v](index_t /*t*/) { return v; };
-  } else if constexpr (Unit == run_unit) {
-    return [p](index_t t) { return p[t]; };
-  } else {
-    const index_t s = run.stride[I];
-    return [p, s](index_t t) { return p[t * s]; };
-  }
-}
 
 /// Whether an expression tree has a jagged leaf (it evaluates into a JaggedTensor).
 template <class E>
@@ -532,9 +502,15 @@ inline constexpr bool is_scalar_node_v = requires {
   requires std::remove_cvref_t<E>::is_scalar;
 };
 
+/// The kind of an arithmetic type for the scalar rule: 0 bool, 1 integer, 2 floating.
+template <class T>
+inline constexpr int kind_v = std::is_same_v<T, bool> ? 0 : (std::is_floating_point_v<T> ? 2 : 1);
+
 /// The type two element types combine to: C++'s usual arithmetic conversions (the common
-/// type), except that a scalar does not widen a tensor of the same kind (a double scalar times
-/// a float tensor is float, as a Python scalar in NumPy).
+/// type), except that a scalar does not widen a tensor of its own kind or of a higher kind (a
+/// double scalar times a float tensor is float, an int scalar plus a float tensor is float, as
+/// a Python scalar in NumPy). bool is a kind of its own: an integer scalar with a bool tensor
+/// gives the integer (`(a > 0) + 1` counts, as in NumPy and in C++).
 template <class L, class R, bool LeftScalar, bool RightScalar>
 struct combined {
   static constexpr bool has_common = requires { typename std::common_type<L, R>::type; };
@@ -545,34 +521,14 @@ struct combined {
       typename std::conditional_t<has_common, std::common_type<L, R>, std::type_identity<L>>::type;
 };
 template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> ==
-         std::is_floating_point_v<R>) struct combined<L, R, true, false> {
-  using type = R;
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& kind_v<L> <=
+         kind_v<R>) struct combined<L, R, true, false> {
+  using type = R;  // the scalar L does not widen the tensor R
 };
 template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> ==
-         std::is_floating_point_v<R>) struct combined<L, R, false, true> {
-  using type = L;
-};
-template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> &&
-         !std::is_floating_point_v<R>) struct combined<L, R, true, false> {
-  using type = std::common_type_t<L, R>;  // an integer tensor with a floating scalar: double
-};
-template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R> && !std::is_floating_point_v<L> &&
-         std::is_floating_point_v<R>) struct combined<L, R, false, true> {
-  using type = std::common_type_t<L, R>;
-};
-template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R> && !std::is_floating_point_v<L> &&
-         std::is_floating_point_v<R>) struct combined<L, R, true, false> {
-  using type = R;  // an integer scalar does not widen a floating tensor
-};
-template <class L, class R>
-requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& std::is_floating_point_v<L> &&
-         !std::is_floating_point_v<R>) struct combined<L, R, false, true> {
-  using type = L;
+requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& kind_v<R> <=
+         kind_v<L>) struct combined<L, R, false, true> {
+  using type = L;  // the scalar R does not widen the tensor L
 };
 
 /// The broadcast shape of several operand shapes (BroadcastError naming the operator).
@@ -628,6 +584,22 @@ class MapExpr : public detail::ExpressionTag {
         shape_(std::apply(
             [this](const auto&... c) { return detail::broadcast_all(name_, {c.shape()...}); },
             children_)) {}
+
+  /// An expression is a lazy tree of a fixed type: `auto y = x * 2; y = exp(y);` cannot rebind
+  /// it, so it does not compile, and the message says to name a tensor type.
+  /// @param other another expression
+  /// @return never (does not compile)
+  template <class Other>
+  requires(detail::is_expression_v<Other> &&
+           !std::is_same_v<std::remove_cvref_t<Other>, MapExpr>) MapExpr&
+  operator=(const Other& other) {
+    static_assert(!detail::is_expression_v<Other>,
+                  "strata: an expression is a lazy tree of a fixed type; `auto y = expr` names "
+                  "the tree, not a tensor. Store it in a tensor: Tensor<double> y = expr; then "
+                  "y = exp(y) evaluates into it");
+    (void)other;
+    return *this;
+  }
 
   /// The broadcast shape of the children.
   /// @return the extents
@@ -714,6 +686,67 @@ class MapExpr : public detail::ExpressionTag {
   std::tuple<C...> children_;
   Index shape_;
 };
+
+namespace detail {
+
+/// Whether a binary operator between these operands builds an expression: at least one is an
+/// expression, or a tensor / selection meets a scalar or another tensor / selection.
+/// (Tensor == Tensor stays the whole-tensor equality of Tensor; use strata::equal.)
+template <class A, class B>
+inline constexpr bool builds_v =
+    (is_operand_v<A> && (is_operand_v<B> || std::is_arithmetic_v<std::remove_cvref_t<B>>)) ||
+    (is_operand_v<B> && std::is_arithmetic_v<std::remove_cvref_t<A>>);
+
+template <class A, class B>
+concept BinaryOperands = builds_v<A, B>;
+
+template <class A>
+concept UnaryOperand = is_operand_v<A>;
+
+/// The element type of `op` applied to operands A and B: C++'s usual arithmetic conversions,
+/// a scalar not widening a tensor of its own kind (see combined).
+template <class A, class B>
+using combined_t =
+    typename combined<typename node_t<A>::value_type, typename node_t<B>::value_type,
+                      is_scalar_node_v<node_t<A>>, is_scalar_node_v<node_t<B>>>::type;
+
+/// A binary operation whose operands are converted to C before @p Op runs.
+template <class C, class Op>
+struct Converting {
+  Op op;
+  template <class X, class Y>
+  constexpr auto operator()(X x, Y y) const {
+    return op(static_cast<C>(x), static_cast<C>(y));
+  }
+};
+
+/// Builds the node of a binary operation whose operands are converted to the combined type C
+/// before @p op runs, and whose result has type R.
+template <class R, class C, class Op, class A, class B>
+auto binary(std::string name, Op op, const A& a, const B& b) {
+  return MapExpr<R, Converting<C, Op>, node_t<A>, node_t<B>>(std::move(name), Converting<C, Op>{op},
+                                                             as_expression(a), as_expression(b));
+}
+
+/// The node of a one-operand function whose result type is f's.
+template <class A, class F>
+auto unary(std::string name, const A& a, F f) {
+  using T = typename node_t<A>::value_type;
+  using R = std::remove_cvref_t<std::invoke_result_t<F&, T>>;
+  return MapExpr<R, F, node_t<A>>(std::move(name), f, as_expression(a));
+}
+
+/// The element type of three operands (clip's value and bounds), combined left to right:
+/// the first two make a scalar only when both are scalars.
+template <class A, class B, class C>
+struct combined3 {
+  using AB = combined_t<A, B>;
+  static constexpr bool ab_scalar = is_scalar_node_v<node_t<A>> && is_scalar_node_v<node_t<B>>;
+  using type = typename combined<AB, typename node_t<C>::value_type, ab_scalar,
+                                 is_scalar_node_v<node_t<C>>>::type;
+};
+
+}  // namespace detail
 
 /// What evaluate(), the reductions of expressions and the lazy user functions take besides
 /// tensors: an expression, or a composite selection (concat, pad, where, ...), evaluated when

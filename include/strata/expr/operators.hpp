@@ -1,11 +1,14 @@
 /// @file
-/// Operators and functions that build lazy expressions: `+ - * / %`, unary `-`, comparisons,
-/// logical operators, abs, sqrt, exp, log, pow, sin, cos, tanh, floor, ceil, clip, minimum,
-/// maximum, where, and user functions (map, zip_with, apply); compound assignment into views.
+/// Operators that build lazy expressions: `+ - * / %`, unary `-`, comparisons, the mask
+/// operators `& | ^ ~` and the logical ones, minimum, maximum, clip, where, user functions
+/// (map, zip_with, apply, astype); compound assignment into views. The math functions are in
+/// strata/expr/functions.hpp.
 #pragma once
 
 #include "strata/expr/evaluate.hpp"
 #include "strata/expr/expression.hpp"
+#include "strata/expr/functions.hpp"
+#include "strata/select/where.hpp"  // minimum, maximum, where of same-typed tensors
 
 #include <bit>
 #include <cmath>
@@ -19,48 +22,9 @@ namespace strata {
 
 namespace detail {
 
-/// Whether a binary operator between these operands builds an expression: at least one is an
-/// expression, or a tensor / selection meets a scalar or another tensor / selection.
-/// (Tensor == Tensor stays the whole-tensor equality of Tensor; use strata::equal.)
-template <class A, class B>
-inline constexpr bool builds_v =
-    (is_operand_v<A> && (is_operand_v<B> || std::is_arithmetic_v<std::remove_cvref_t<B>>)) ||
-    (is_operand_v<B> && std::is_arithmetic_v<std::remove_cvref_t<A>>);
-
-template <class A, class B>
-concept BinaryOperands = builds_v<A, B>;
-
-template <class A>
-concept UnaryOperand = is_operand_v<A>;
-
-/// The element type of `op` applied to operands A and B: C++'s usual arithmetic conversions,
-/// a scalar not widening a tensor of its own kind (see combined).
-template <class A, class B>
-using combined_t =
-    typename combined<typename node_t<A>::value_type, typename node_t<B>::value_type,
-                      is_scalar_node_v<node_t<A>>, is_scalar_node_v<node_t<B>>>::type;
-
-/// A binary operation whose operands are converted to C before @p Op runs.
-template <class C, class Op>
-struct Converting {
-  Op op;
-  template <class X, class Y>
-  constexpr auto operator()(X x, Y y) const {
-    return op(static_cast<C>(x), static_cast<C>(y));
-  }
-};
-
 /// `a * b` is a product (sparse evaluation keeps the zeros of a sparse factor).
 template <class C>
 inline constexpr bool is_product_v<Converting<C, std::multiplies<>>> = true;
-
-/// Builds the node of a binary operation whose operands are converted to the combined type C
-/// before @p op runs, and whose result has type R.
-template <class R, class C, class Op, class A, class B>
-auto binary(std::string name, Op op, const A& a, const B& b) {
-  return MapExpr<R, Converting<C, Op>, node_t<A>, node_t<B>>(std::move(name), Converting<C, Op>{op},
-                                                             as_expression(a), as_expression(b));
-}
 
 /// Integer division as C++ does it (truncating), but defined everywhere: x / 0 is 0 and the
 /// most negative value / -1 is itself (wrapping), where C++ would have undefined behaviour.
@@ -73,7 +37,7 @@ struct Divide {
       }
       if constexpr (std::is_signed_v<X>) {
         if (y == X{-1}) {
-          return static_cast<X>(X{0} - static_cast<std::make_unsigned_t<X>>(x));
+          return negate(x);
         }
       }
     }
@@ -95,18 +59,6 @@ constexpr C select(bool m, C x, C y) noexcept {
     return m ? x : y;
   }
 }
-
-/// Integer remainder as C++ does it (sign of the dividend), defined everywhere: x % 0 is 0 and
-/// x % -1 is 0.
-struct Modulo {
-  template <class X>
-  constexpr X operator()(X x, X y) const noexcept {
-    if (y == 0 || (std::is_signed_v<X> && y == static_cast<X>(-1))) {
-      return X{0};
-    }
-    return static_cast<X>(x % y);
-  }
-};
 
 }  // namespace detail
 
@@ -164,7 +116,7 @@ template <class A, class B>
 requires(detail::BinaryOperands<A, B>&& std::is_integral_v<detail::combined_t<A, B>>) auto
 operator%(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
-  return detail::binary<C, C>("operator%", detail::Modulo{}, a, b);
+  return detail::binary<C, C>("operator%", detail::CMod{}, a, b);
 }
 /// Element-wise `-a` (lazy).
 /// @param a the operand
@@ -173,7 +125,7 @@ template <class A>
 requires detail::UnaryOperand<A>
 auto operator-(const A& a) {
   using T = typename detail::node_t<A>::value_type;
-  auto f = [](T x) { return static_cast<T>(-x); };
+  auto f = [](T x) { return detail::negate(x); };
   return MapExpr<T, decltype(f), detail::node_t<A>>("operator-", f, detail::as_expression(a));
 }
 /// Element-wise `+a`: the operand as an expression (lazy; `t = +u` copies u's values).
@@ -300,6 +252,103 @@ auto operator!(const A& a) {
   return MapExpr<bool, decltype(f), detail::node_t<A>>("operator!", f, detail::as_expression(a));
 }
 
+namespace detail {
+
+/// Whether an operand is a mask: a bool tensor, selection or expression, or a bool scalar.
+template <class X>
+inline constexpr bool is_mask_v = std::is_same_v<typename node_t<X>::value_type, bool>;
+
+/// The check every mask operator makes, with the message a user reads.
+template <class A, class B>
+constexpr void check_masks() {
+  static_assert(is_mask_v<A> && is_mask_v<B>,
+                "strata: & | ^ ~ are mask operators on bool tensors and expressions; make a mask "
+                "with a comparison (x != 0) or strata::astype<bool>(x) first");
+  static_assert(!std::is_same_v<std::remove_cvref_t<A>, bool> &&
+                    !std::is_same_v<std::remove_cvref_t<B>, bool>,
+                "strata: a mask operator on one bool. If it is `a == b` of two tensors, that "
+                "compares them whole: write strata::equal(a, b) for the element-wise mask");
+}
+
+}  // namespace detail
+
+/// Element-wise and of two masks (lazy, bool), NumPy's `m1 & m2` on bool arrays.
+/// @param a, b bool tensors, selections or expressions (a comparison, isnan(x), ...)
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto operator&(const A& a, const B& b) {
+  detail::check_masks<A, B>();
+  return detail::binary<bool, bool>("operator&", std::bit_and<>{}, a, b);
+}
+/// Element-wise or of two masks (lazy, bool), NumPy's `m1 | m2`.
+/// @param a, b bool tensors, selections or expressions
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto operator|(const A& a, const B& b) {
+  detail::check_masks<A, B>();
+  return detail::binary<bool, bool>("operator|", std::bit_or<>{}, a, b);
+}
+/// Element-wise exclusive or of two masks (lazy, bool), NumPy's `m1 ^ m2`.
+/// @param a, b bool tensors, selections or expressions
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto operator^(const A& a, const B& b) {
+  detail::check_masks<A, B>();
+  return detail::binary<bool, bool>("operator^", std::not_equal_to<>{}, a, b);
+}
+/// Element-wise negation of a mask (lazy, bool), NumPy's `~m` on a bool array.
+/// @param a a bool tensor, selection or expression
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto operator~(const A& a) {
+  detail::check_masks<A, A>();
+  return detail::unary("operator~", a, [](bool x) -> bool { return !x; });
+}
+/// Element-wise logical and of any operands (lazy, bool), `numpy.logical_and`: non-zero is
+/// true.
+/// @param a, b operands
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto logical_and(const A& a, const B& b) {
+  return detail::binary<bool, bool>("logical_and", std::logical_and<>{}, a, b);
+}
+/// Element-wise logical or of any operands (lazy, bool), `numpy.logical_or`.
+/// @param a, b operands
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto logical_or(const A& a, const B& b) {
+  return detail::binary<bool, bool>("logical_or", std::logical_or<>{}, a, b);
+}
+/// Element-wise logical exclusive or of any operands (lazy, bool), `numpy.logical_xor`.
+/// @param a, b operands
+/// @return the expression
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::BinaryOperands<A, B>
+auto logical_xor(const A& a, const B& b) {
+  return detail::binary<bool, bool>("logical_xor", std::not_equal_to<>{}, a, b);
+}
+/// Element-wise logical not of any operand (lazy, bool), `numpy.logical_not`: zero is true.
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto logical_not(const A& a) {
+  using T = typename detail::node_t<A>::value_type;
+  return detail::unary("logical_not", a, [](T x) -> bool { return !static_cast<bool>(x); });
+}
+
 // ---- user functions --------------------------------------------------------------------------
 
 /// Applies `f` element-wise to any number of operands, broadcast together (lazy): the n-ary
@@ -353,162 +402,34 @@ requires(LazyOperand<A> || LazyOperand<B>) auto zip_with(const A& a, const B& b,
   return apply(std::move(f), a, b);
 }
 
-// ---- functions --------------------------------------------------------------------------------
+// ---- minimum, maximum, clip, where ----------------------------------------------------------
 
 namespace detail {
 
-template <class A, class F>
-auto unary(std::string name, const A& a, F f) {
-  using T = typename node_t<A>::value_type;
-  using R = std::remove_cvref_t<std::invoke_result_t<F&, T>>;
-  return MapExpr<R, F, node_t<A>>(std::move(name), f, as_expression(a));
-}
-
-/// The floating type a math function computes in: the element type when it is floating,
-/// double for integers (as NumPy).
-template <class T>
-using math_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+/// Whether minimum, maximum or where of these operands is an expression rather than the lazy
+/// selection of strata/select/where.hpp: their element types differ (NumPy promotes them),
+/// or one is a JaggedTensor (a jagged expression).
+template <class A, class B>
+inline constexpr bool mixed_types_v =
+    !std::is_same_v<typename node_t<A>::value_type, typename node_t<B>::value_type> ||
+    is_jagged_tensor<std::remove_cvref_t<A>>::value ||
+    is_jagged_tensor<std::remove_cvref_t<B>>::value;
 
 }  // namespace detail
 
-/// Element-wise absolute value (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto abs(const A& a) {
-  using T = typename detail::node_t<A>::value_type;
-  return detail::unary("abs", a, [](T x) -> T { return x < T{0} ? static_cast<T>(-x) : x; });
-}
-/// Element-wise square root (lazy; integers compute in double).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto sqrt(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("sqrt", a, [](auto x) { return std::sqrt(static_cast<M>(x)); });
-}
-/// Element-wise exponential (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto exp(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("exp", a, [](auto x) { return std::exp(static_cast<M>(x)); });
-}
-/// Element-wise natural logarithm (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto log(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("log", a, [](auto x) { return std::log(static_cast<M>(x)); });
-}
-/// Element-wise sine (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto sin(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("sin", a, [](auto x) { return std::sin(static_cast<M>(x)); });
-}
-/// Element-wise cosine (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto cos(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("cos", a, [](auto x) { return std::cos(static_cast<M>(x)); });
-}
-/// Element-wise hyperbolic tangent (lazy).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto tanh(const A& a) {
-  using M = detail::math_t<typename detail::node_t<A>::value_type>;
-  return detail::unary("tanh", a, [](auto x) { return std::tanh(static_cast<M>(x)); });
-}
-/// Element-wise floor (lazy; integers unchanged).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto floor(const A& a) {
-  using T = typename detail::node_t<A>::value_type;
-  return detail::unary("floor", a, [](T x) -> T {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::floor(x);
-    } else {
-      return x;
-    }
-  });
-}
-/// Element-wise ceiling (lazy; integers unchanged).
-/// @param a the operand
-/// @return the expression
-template <class A>
-requires detail::UnaryOperand<A>
-auto ceil(const A& a) {
-  using T = typename detail::node_t<A>::value_type;
-  return detail::unary("ceil", a, [](T x) -> T {
-    if constexpr (std::is_floating_point_v<T>) {
-      return std::ceil(x);
-    } else {
-      return x;
-    }
-  });
-}
-/// Element-wise power `a ** b`, broadcasting (lazy): `std::pow` in the combined type
-/// (floating), repeated multiplication for integers (negative exponents give 0, as C++'s
-/// integer division would; 0 ** 0 is 1).
-/// @param a, b operands
-/// @return the expression
-/// @throws BroadcastError when the shapes do not broadcast
-template <class A, class B>
-requires detail::BinaryOperands<A, B>
-auto pow(const A& a, const B& b) {
-  using C = detail::combined_t<A, B>;
-  auto f = [](C x, C y) -> C {
-    if constexpr (std::is_floating_point_v<C>) {
-      return std::pow(x, y);
-    } else {
-      if (y < 0) {
-        return x == 1 ? C{1} : (x == C(-1) ? ((-y) % 2 == 0 ? C{1} : C(-1)) : C{0});
-      }
-      C result = 1;
-      C base = x;
-      auto e = static_cast<std::make_unsigned_t<C>>(y);
-      while (e != 0) {  // wrapping, as NumPy's integer power
-        if ((e & 1U) != 0) {
-          result = static_cast<C>(static_cast<std::make_unsigned_t<C>>(result) *
-                                  static_cast<std::make_unsigned_t<C>>(base));
-        }
-        base = static_cast<C>(static_cast<std::make_unsigned_t<C>>(base) *
-                              static_cast<std::make_unsigned_t<C>>(base));
-        e >>= 1U;
-      }
-      return result;
-    }
-  };
-  return detail::binary<C, C>("pow", f, a, b);
-}
 /// Element-wise minimum of two operands, broadcasting (lazy; NaN propagates, as
-/// `numpy.minimum`). With two tensors or selections it is the lazy selection of
-/// strata/select/where.hpp instead.
-/// @param a, b operands, one an expression or a scalar
+/// `numpy.minimum`), in the combined element type. Two tensors or selections of one element
+/// type give the lazy selection of strata/select/where.hpp instead (assignable and reducible
+/// as this expression is).
+/// @param a, b operands: one an expression or a scalar, or of different element types
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
           std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto minimum(const A& a, const B& b) {
+          std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+          detail::mixed_types_v<A, B>)) auto minimum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](C x, C y) -> C {
     // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
@@ -516,15 +437,17 @@ requires(detail::BinaryOperands<A, B> &&
   };
   return detail::binary<C, C>("minimum", f, a, b);
 }
-/// Element-wise maximum of two operands, broadcasting (lazy; NaN propagates).
-/// @param a, b operands, one an expression or a scalar
+/// Element-wise maximum of two operands, broadcasting (lazy; NaN propagates), in the combined
+/// element type; see minimum().
+/// @param a, b operands: one an expression or a scalar, or of different element types
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
           std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto maximum(const A& a, const B& b) {
+          std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+          detail::mixed_types_v<A, B>)) auto maximum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](C x, C y) -> C {
     // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
@@ -532,51 +455,71 @@ requires(detail::BinaryOperands<A, B> &&
   };
   return detail::binary<C, C>("maximum", f, a, b);
 }
-/// Element-wise `min(max(a, lo), hi)`, broadcasting (lazy), `numpy.clip`.
+/// Element-wise `min(max(a, lo), hi)`, broadcasting (lazy), `numpy.clip`: in the combined type
+/// of the three (`clip(int_tensor, 0.5, 2.5)` is double); where `lo > hi` every element is
+/// `hi`, as the formula and NumPy say; NaN stays NaN.
 /// @param a the operand
 /// @param lo the lower bound (operand or scalar)
 /// @param hi the upper bound (operand or scalar)
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class L, class H>
-requires detail::UnaryOperand<A>
-auto clip(const A& a, const L& lo, const H& hi) {
-  using T = typename detail::node_t<A>::value_type;
+requires(detail::UnaryOperand<A> &&
+         (detail::is_operand_v<L> || std::is_arithmetic_v<std::remove_cvref_t<L>>)&&(
+             detail::is_operand_v<H> ||
+             std::is_arithmetic_v<std::remove_cvref_t<H>>)) auto clip(const A& a, const L& lo,
+                                                                      const H& hi) {
+  using C = typename detail::combined3<A, L, H>::type;
   auto f = [](auto x, auto l, auto h) {
-    const T v = static_cast<T>(x);
-    const T low = static_cast<T>(l);
-    const T high = static_cast<T>(h);
-    return detail::select(v < low, low, detail::select(high < v, high, v));
+    const C v = static_cast<C>(x);
+    const C low = static_cast<C>(l);
+    const C high = static_cast<C>(h);
+    const C raised = detail::select(v < low, low, v);  // NaN stays
+    return detail::select(high < raised, high, raised);
   };
-  return MapExpr<T, decltype(f), detail::node_t<A>, detail::node_t<L>, detail::node_t<H>>(
+  return MapExpr<C, decltype(f), detail::node_t<A>, detail::node_t<L>, detail::node_t<H>>(
       "clip", f, detail::as_expression(a), detail::as_expression(lo), detail::as_expression(hi));
 }
 /// Chooses `a` where the mask is true and `b` elsewhere, broadcasting the three (lazy),
-/// `numpy.where(mask, a, b)`, when an argument is an expression or a scalar (with tensors and
-/// selections only it is the lazy selection of strata/select/where.hpp).
+/// `numpy.where(mask, a, b)`, in the combined type of a and b. With tensors and selections of
+/// one element type only it is the lazy selection of strata/select/where.hpp.
 /// @param mask an operand convertible to bool (a comparison, a tensor)
 /// @param a the values where it is true
 /// @param b the values where it is false
 /// @return the expression
 /// @throws BroadcastError when the shapes do not broadcast
 template <class M, class A, class B>
-requires((detail::is_operand_v<M>)&&(
-    detail::is_operand_v<A> ||
-    std::is_arithmetic_v<std::remove_cvref_t<
-        A>>)&&(detail::is_operand_v<B> ||
-               std::is_arithmetic_v<std::remove_cvref_t<
-                   B>>)&&(detail::is_expression_v<M> || detail::is_expression_v<A> ||
-                          detail::is_expression_v<B> ||
-                          std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-                          std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto where(const M& mask,
-                                                                                    const A& a,
-                                                                                    const B& b) {
+requires(detail::is_operand_v<M> &&
+         (detail::is_operand_v<A> || std::is_arithmetic_v<std::remove_cvref_t<A>>)&&(
+             detail::is_operand_v<B> ||
+             std::is_arithmetic_v<
+                 std::remove_cvref_t<B>>)&&(detail::is_expression_v<M> ||
+                                            detail::is_expression_v<A> ||
+                                            detail::is_expression_v<B> ||
+                                            std::is_arithmetic_v<std::remove_cvref_t<A>> ||
+                                            std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+                                            detail::mixed_types_v<A, B> ||
+                                            detail::is_jagged_tensor<std::remove_cvref_t<M>>::
+                                                value)) auto where(const M& mask, const A& a,
+                                                                   const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](auto m, auto x, auto y) {
     return detail::select(static_cast<bool>(m), static_cast<C>(x), static_cast<C>(y));
   };
   return MapExpr<C, decltype(f), detail::node_t<M>, detail::node_t<A>, detail::node_t<B>>(
       "where", f, detail::as_expression(mask), detail::as_expression(a), detail::as_expression(b));
+}
+/// A single bool as where's mask: a compile error with a hint (`a == b` of two tensors
+/// compares them whole; strata::equal(a, b) is the element-wise mask).
+/// @param mask a bool
+/// @param a, b the values
+/// @return never (does not compile)
+template <class A, class B>
+auto where(bool mask, const A& a, const B& b) {
+  static_assert(sizeof(A) == 0,
+                "strata::where: the mask is one bool. If it is `a == b` of two tensors, that "
+                "compares them whole: write strata::equal(a, b) for the element-wise mask");
+  return (void)mask, (void)a, (void)b;
 }
 
 // ---- compound assignment (in place, NumPy's `a += b`) --------------------------------------

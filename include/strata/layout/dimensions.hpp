@@ -227,11 +227,15 @@ class Dimensions {
   /// @return true for unit last stride after reduction
   [[nodiscard]] bool has_unit_last_stride() const;
   /// Whether an axis repeats addresses by broadcasting: an axis of extent > 1 with stride 0 or
-  /// tiled (`numpy.tile`). Such a map aliases().
+  /// tiled (`numpy.tile`). Such a map aliases() when it has two elements or more; a broadcast
+  /// with an empty axis (`broadcast({3, 0})`) has no element, aliases nothing, and writing
+  /// through it writes nothing (NumPy makes every broadcast_to result read-only instead;
+  /// strata decides by the addresses, not by how the map was made).
   /// @return true when an axis of extent > 1 has stride 0 or tiles
   [[nodiscard]] bool is_broadcast() const noexcept;
   /// Whether two global indices may read one address, so writes through the map would alias:
-  /// broadcasting, an index array with a repeated entry, or strides whose reaches overlap
+  /// broadcasting (of two elements or more), an index array with a repeated entry, or strides
+  /// whose reaches overlap
   /// (`{2, 2}` strides `{1, 1}`). Exact for the maps that views of a row-major tensor make
   /// (their axes nest); for other maps built from parts, exact up to 2^16 elements and
   /// otherwise true unless the axes nest. Computed once, when the map is built.

@@ -12,10 +12,27 @@
 
 namespace strata {
 
-/// Selects a whole axis (NumPy's `:`).
-struct All {};
+namespace detail {
+/// NumPy's `np.all`, behind All::operator() (defined in strata/expr/reduce.hpp).
+template <class... A>
+auto all_reduction(const A&... args);
+}  // namespace detail
 
-/// The selector that keeps a whole axis: `d.select({1, strata::all})`.
+/// Selects a whole axis (NumPy's `:`).
+struct All {
+  /// `strata::all` is also NumPy's `np.all`: whether every element (along axes) is non-zero.
+  /// `all(x)`, `all(x, axes, keepdims)`, `all(policy, x, ...)` take tensors, selections and
+  /// expressions (`strata::all(a > 0, 1)`), as strata::any does (strata/expr/reduce.hpp).
+  /// @param args the operand, then optionally axes and keepdims (a policy first if wanted)
+  /// @return a bool, or a bool tensor along axes
+  template <class... A>
+  auto operator()(const A&... args) const {
+    return detail::all_reduction(args...);
+  }
+};
+
+/// The selector that keeps a whole axis: `d.select({1, strata::all})`; called, it is NumPy's
+/// `np.all` (see All::operator()).
 inline constexpr All all{};
 
 /// A NumPy slice `start:stop:step`: omitted bounds, negative bounds and any non-zero step.

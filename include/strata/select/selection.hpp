@@ -270,6 +270,29 @@ class Selection {
   /// @param node the root
   explicit Selection(detail::NodePtr<T> node) : node_(std::move(node)) {}
 
+  /// Shares @p other's tree.
+  /// @param other a selection
+  Selection(const Selection& other) = default;
+  /// Takes @p other's tree.
+  /// @param other a selection
+  Selection(Selection&& other) noexcept = default;
+  /// Rebinds this named selection to @p other's tree (a selection only reads: nothing is
+  /// written).
+  /// @param other a selection
+  /// @return this selection
+  Selection& operator=(const Selection& other) & = default;
+  /// Rebinds this named selection to @p other's tree.
+  /// @param other a selection
+  /// @return this selection
+  Selection& operator=(Selection&& other) & noexcept = default;
+  /// Assigning to a temporary selection (`s.select(...) = x`) would write nothing: it does not
+  /// compile. Write into a tensor view instead (`t.select(...) = x`).
+  Selection& operator=(const Selection&) && = delete;
+  /// @copydoc operator=(const Selection&) &&
+  Selection& operator=(Selection&&) && = delete;
+  /// Releases this handle.
+  ~Selection() = default;
+
   /// The extents.
   /// @return the shape
   [[nodiscard]] Index shape() const { return node_->shape(); }
@@ -313,14 +336,15 @@ class Selection {
     return out;
   }
 
-  /// Writes the selection's values into a tensor view of the same shape (evaluated apart
-  /// first when the view shares a buffer with one of the selection's sources, masks
-  /// included).
+  /// Writes the selection's values into a tensor view, broadcasting them to its shape as
+  /// NumPy's `view[...] = s` (evaluated apart first when the view shares a buffer with one of
+  /// the selection's sources, masks included). `view = s` does the same.
   /// @param dst a writable view
   /// @param policy seq or par (par runs blocks on OpenMP threads only when the destination
   ///        and every source buffer may be used concurrently)
-  /// @throws ShapeError when the shapes differ; LayoutError when dst cannot be written (its
-  ///         indices share addresses, or its buffer is read-only). Nothing is written then.
+  /// @throws BroadcastError when the shapes do not broadcast; LayoutError when dst cannot be
+  ///         written (its indices share addresses, or its buffer is read-only). Nothing is
+  ///         written then.
   template <ExecutionPolicy P = Parallel>
   void assign_to(Tensor<T>& dst, const P& policy = P{}) const {
     assign_to(std::move(dst), policy);
@@ -329,8 +353,18 @@ class Selection {
   template <ExecutionPolicy P = Parallel>
   void assign_to(Tensor<T>&& dst, const P& policy = P{}) const {
     if (dst.shape() != shape()) {
-      detail::fail<ShapeError>("assign_to", "the view's shape ", to_string(dst.shape()),
-                               " is not the selection's ", to_string(shape()));
+      if (broadcast_shapes(shape(), dst.shape(), "assign_to") != dst.shape()) {
+        detail::fail<BroadcastError>("assign_to", "the selection's shape ", to_string(shape()),
+                                     " does not broadcast to the view's shape ",
+                                     to_string(dst.shape()));
+      }
+      if (dst.dims().aliases() || !dst.buffer().writable()) {
+        detail::fail<LayoutError>("assign_to", "the view ", dst.dims(),
+                                  " cannot be written (several indices share an address, or "
+                                  "the buffer is read-only)");
+      }
+      dst.assign(materialize(policy), policy);  // broadcast, as NumPy's `view[...] = s`
+      return;
     }
     if (dst.dims().aliases() || !dst.buffer().writable()) {
       detail::fail<LayoutError>("assign_to", "the view ", dst.dims(),

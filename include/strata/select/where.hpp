@@ -211,18 +211,30 @@ struct selection_value<Selection<T>> {
 template <class S>
 using selection_value_t = typename selection_value<std::remove_cvref_t<S>>::type;
 
+namespace detail {
+/// Whether the operands are tensors or selections of one element type: the composite
+/// selections where, minimum and maximum apply (other operands make lazy expressions).
+template <class A, class B>
+concept SameSelectionTypes = requires {
+  typename selection_value<std::remove_cvref_t<A>>::type;
+  typename selection_value<std::remove_cvref_t<B>>::type;
+  requires std::is_same_v<selection_value_t<A>, selection_value_t<B>>;
+};
+}  // namespace detail
+
 /// Chooses `a` where the mask is true and `b` elsewhere, the three broadcast together with
 /// NumPy's rules, as `numpy.where(mask, a, b)`; lazy.
 /// @param mask a tensor or selection of any type convertible to bool
 /// @param a the values where the mask is true (a tensor or selection)
-/// @param b the values where it is false, of a's element type
+/// @param b the values where it is false, of a's element type (other element types, scalars
+///        and expressions make the lazy expression of strata/expr/operators.hpp)
 /// @return the selection
 /// @throws BroadcastError when the shapes do not broadcast
 template <class Mask, class A, class B>
-Selection<selection_value_t<A>> where(const Mask& mask, const A& a, const B& b) {
+requires(detail::SameSelectionTypes<Mask, Mask>&& detail::SameSelectionTypes<A, B>)
+    Selection<selection_value_t<A>> where(const Mask& mask, const A& a, const B& b) {
   using T = selection_value_t<A>;
   using M = selection_value_t<Mask>;
-  static_assert(std::is_same_v<T, selection_value_t<B>>, "where: a and b need one element type");
   const Selection<M> m(mask);
   const Selection<T> x(a);
   const Selection<T> y(b);
@@ -236,7 +248,8 @@ Selection<selection_value_t<A>> where(const Mask& mask, const A& a, const B& b) 
 /// @return the selection
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
-Selection<selection_value_t<A>> minimum(const A& a, const B& b) {
+requires detail::SameSelectionTypes<A, B> Selection<selection_value_t<A>> minimum(const A& a,
+                                                                                  const B& b) {
   using T = selection_value_t<A>;
   const Selection<T> x(a);
   const Selection<T> y(b);
@@ -249,7 +262,8 @@ Selection<selection_value_t<A>> minimum(const A& a, const B& b) {
 /// @return the selection
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class B>
-Selection<selection_value_t<A>> maximum(const A& a, const B& b) {
+requires detail::SameSelectionTypes<A, B> Selection<selection_value_t<A>> maximum(const A& a,
+                                                                                  const B& b) {
   using T = selection_value_t<A>;
   const Selection<T> x(a);
   const Selection<T> y(b);

@@ -1,12 +1,15 @@
 /// @file
-/// Algorithms on tensors: map, zip_with (broadcasting), reductions along axes, for_each,
-/// transform, allclose. Parallel with seq / par; reductions are deterministic.
+/// Algorithms on tensors: map, zip_with (broadcasting), reduce along axes with any operation,
+/// for_each, transform, allclose. (The named reductions, sum to argmax, are in
+/// strata/expr/reduce.hpp: they take tensors and expressions alike.) Parallel with seq / par;
+/// reductions are deterministic.
 #pragma once
 
 #include "strata/core/error.hpp"
 #include "strata/layout/odometer.hpp"
 #include "strata/layout/reduce_jointly.hpp"
 #include "strata/parallel/policy.hpp"
+#include "strata/tensor/reduce_kernel.hpp"
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
@@ -27,26 +30,6 @@ inline Index all_axes(int rank) {
   Index axes(static_cast<std::size_t>(rank));
   std::iota(axes.begin(), axes.end(), index_t{0});
   return axes;
-}
-
-/// Marks the axes to reduce, checked: each exists (negative counts from the end) and appears
-/// once.
-/// @throws IndexError for an axis that does not exist; ShapeError for one named twice
-inline std::vector<bool> reduced_axes(const Index& shape, IndexSpan axes, const char* operation) {
-  const auto rank = static_cast<index_t>(shape.size());
-  std::vector<bool> reduced(shape.size(), false);
-  for (const index_t axis : axes) {
-    if (axis < -rank || axis >= rank) {
-      fail<IndexError>(operation, "axis ", axis, " does not exist (rank ", rank, ", shape ",
-                       to_string(shape), ")");
-    }
-    const auto k = static_cast<std::size_t>(axis < 0 ? axis + rank : axis);
-    if (reduced[k]) {
-      fail<ShapeError>(operation, "axes ", to_string(axes), " name axis ", k, " twice");
-    }
-    reduced[k] = true;
-  }
-  return reduced;
 }
 
 /// The positions of the true entries of @p marked.
@@ -288,10 +271,10 @@ V contiguous_sum(const V* src, index_t count) {
 
 /// Reduces along the given axes with a binary operation, as `np.add.reduce(t, axis=axes)`.
 ///
-/// Each output element combines its inputs in one fixed order, and parallel work is split over
+/// Each output element combines its inputs in row-major order, and parallel work is split over
 /// output elements (or, for a reduction to one value, over fixed chunks combined in order), so
-/// the result has the same bits for any thread count. `std::plus<T>` on a contiguous axis keeps
-/// 8 partial sums (a fixed pattern) so the loop vectorises.
+/// the result has the same bits for any thread count. The named reductions (strata::sum,
+/// strata::min, strata::any, ... in strata/expr/reduce.hpp) run on the same kernel.
 ///
 /// A sparse tensor (or view) is reduced in O(nnz + output size): each output combines its
 /// stored inputs in row-major order, then the fill value once per unstored input, in closed
@@ -304,299 +287,38 @@ V contiguous_sum(const V* src, index_t count) {
 /// @param keepdims keep reduced axes with extent 1, as NumPy's keepdims
 /// @param policy seq or par
 /// @return the reduced tensor
-/// @throws IndexError when an axis does not exist; ShapeError when one is named twice
+/// @throws IndexError when an axis does not exist or is named twice
 template <class T, class Op, ExecutionPolicy P = Parallel>
 Tensor<std::remove_const_t<T>> reduce(const Tensor<T>& t, IndexSpan axes,
                                       std::type_identity_t<std::remove_const_t<T>> init, Op op,
                                       bool keepdims = false, const P& policy = P{}) {
   using V = std::remove_const_t<T>;
   const std::vector<bool> reduced = detail::reduced_axes(t.shape(), axes, "reduce");
-  const Index in_shape = t.shape();
-  Index kept_shape = in_shape;
-  for (std::size_t k = 0; k < kept_shape.size(); ++k) {
-    if (reduced[k]) {
-      kept_shape[k] = 1;
-    }
-  }
+  const Index shape = t.shape();
+  const Index kept = detail::kept_shape(shape, reduced);
   // Every output starts as init: one pass over fresh memory, not a zeroing pass first.
-  Tensor<V> out(AnyBuffer<V>(DenseBuffer<V>::for_overwrite(checked_size(kept_shape, "reduce"))),
-                Dimensions(kept_shape));
+  Tensor<V> out(AnyBuffer<V>(DenseBuffer<V>::for_overwrite(checked_size(kept, "reduce"))),
+                Dimensions(kept));
   V* dst = out.buffer().data();
   std::fill_n(dst, out.size(), init);
   if (const auto* s = sparse_buffer(t)) {
     // Stored entries only, the fill value in closed form: O(nnz + output).
     detail::sparse_reduce_into(t.dims(), *s, reduced, dst, out.size(), V(init), op, policy);
-    return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
-  }
-  const detail::Reader<T> read(t.buffer());
-  // The output seen with the input's shape: stride 0 along reduced axes.
-  // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
-  const auto joint = reduce_jointly(t.dims(), out.dims().broadcast(in_shape));
-  const Dimensions& in = joint.first;
-  const Dimensions& acc = joint.second;
-
-  const auto rows = [&](const Dimensions& i, const Dimensions& o, index_t begin, index_t end) {
-    detail::walk_rows<2>(
-        {&o, &i}, begin, end,
-        [&](const std::array<index_t, 2>& at, const std::array<index_t, 2>& stride, index_t count) {
-          V* target = dst + at[0];
-          if (stride[0] == 0) {
-            V value = *target;
-            if constexpr (std::is_same_v<Op, std::plus<V>> && std::is_arithmetic_v<V>) {
-              if (stride[1] == 1 && read.concurrent() && count >= 16) {
-                *target = value + detail::contiguous_sum(read.data + at[1], count);
-                return;
-              }
-            }
-            for (index_t k = 0; k < count; ++k) {
-              value = op(value, read(at[1] + k * stride[1]));
-            }
-            *target = value;
-          } else if (stride[0] == 1 && stride[1] == 1 && read.concurrent()) {
-            // Accumulate a row into a row. The output is a new array, so it never overlaps
-            // the input: __restrict lets the loop vectorise.
-            V* __restrict row_out = target;
-            const V* __restrict src = read.data + at[1];
-            for (index_t k = 0; k < count; ++k) {
-              row_out[k] = op(row_out[k], src[k]);
-            }
-          } else {
-            for (index_t k = 0; k < count; ++k) {
-              V& slot = target[k * stride[0]];
-              slot = op(slot, read(at[1] + k * stride[1]));
-            }
-          }
-        });
-  };
-
-  // Split over an axis that is kept (output stride != 0), so threads own disjoint outputs.
-  std::ptrdiff_t split = -1;
-  for (std::size_t k = 0; k < acc.axes().size(); ++k) {
-    if (acc.axes()[k].stride != 0 &&
-        (split < 0 || acc.axes()[k].extent > acc.axes()[static_cast<std::size_t>(split)].extent)) {
-      split = static_cast<std::ptrdiff_t>(k);
-    }
-  }
-  if (split >= 0 && read.concurrent()) {
-    const auto k = static_cast<std::size_t>(split);
-    const index_t extent = acc.axes()[k].extent;
-    const auto part = [&](index_t b, index_t e) {
-      std::vector<Selector> sel(k, Selector(all));
-      sel.emplace_back(Range{b, e});
-      const Dimensions i = in.select(sel);
-      const Dimensions o = acc.select(sel);
-      rows(i, o, 0, i.size());
-    };
-    if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
-      // The grain counts input elements; one slice of the split axis holds in.size() / extent.
-      const index_t per_slice = std::max<index_t>(in.size() / std::max<index_t>(extent, 1), 1);
-      parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_slice)}, extent,
-                              part);
-    } else {
-      part(0, extent);
-    }
-  } else if (split < 0 && in.size() > 0) {
-    // One output: fixed chunks reduced independently, combined in chunk order.
-    const index_t chunk = index_t{1} << 16;
-    const auto chunk_sum = [&](index_t b, index_t e) {
-      V local = init;
-      detail::walk_rows<1>({&in}, b, e,
-                           [&](const std::array<index_t, 1>& at,
-                               const std::array<index_t, 1>& stride, index_t count) {
-                             for (index_t k = 0; k < count; ++k) {
-                               local = op(local, read(at[0] + k * stride[0]));
-                             }
-                           });
-      return local;
-    };
-    dst[0] = read.concurrent()
-                 ? parallel::reduce_chunks(policy, in.size(), chunk, init, chunk_sum, op)
-                 : parallel::reduce_chunks(seq, in.size(), chunk, init, chunk_sum, op);
   } else {
-    rows(in, acc, 0, in.size());
+    // A buffer without an array (a generator, user storage) is read once into one.
+    const Tensor<const V> source = t.buffer().data() != nullptr ? Tensor<const V>(t) : t.copy(seq);
+    const std::array<const void*, 1> data{source.buffer().data()};
+    const Dimensions map = source.dims();
+    detail::reduce_runs<V, 1>(
+        std::span<const Dimensions>(&map, 1), data, shape, reduced, dst, V(init),
+        [](auto unit, const detail::RunState<1>& run) {
+          return detail::array_reader<V, 0, decltype(unit)::value>(run);
+        },
+        op, op, false, policy);
   }
-  if (keepdims) {
-    return out;
-  }
-  return out.squeeze(detail::marked_axes(reduced));
+  return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
 }
 
-/// Sum along axes (`np.sum(t, axis=axes)`); see reduce().
-/// @param t the input
-/// @param axes the axes; negative counts from the end
-/// @param keepdims keep reduced axes with extent 1
-/// @return the sums
-template <class T, class V = std::remove_const_t<T>>
-Tensor<V> sum(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  return reduce(t, axes, V{0}, std::plus<V>{}, keepdims);
-}
-
-/// Product along axes (`np.prod`); see reduce().
-/// @param t the input
-/// @param axes the axes; negative counts from the end
-/// @param keepdims keep reduced axes with extent 1
-/// @return the products
-template <class T, class V = std::remove_const_t<T>>
-Tensor<V> prod(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  return reduce(t, axes, V{1}, std::multiplies<V>{}, keepdims);
-}
-
-/// Minimum along axes (`np.min`; an empty reduction gives the largest value of T); see reduce().
-/// @param t the input
-/// @param axes the axes; negative counts from the end
-/// @param keepdims keep reduced axes with extent 1
-/// @return the minima
-template <class T, class V = std::remove_const_t<T>>
-Tensor<V> min(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  const V top = std::numeric_limits<V>::has_infinity ? std::numeric_limits<V>::infinity()
-                                                     : std::numeric_limits<V>::max();
-  return reduce(
-      t, axes, top, [](V a, V b) { return b < a ? b : a; }, keepdims);
-}
-
-/// Maximum along axes (`np.max`; an empty reduction gives the lowest value of T); see reduce().
-/// @param t the input
-/// @param axes the axes; negative counts from the end
-/// @param keepdims keep reduced axes with extent 1
-/// @return the maxima
-template <class T, class V = std::remove_const_t<T>>
-Tensor<V> max(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  const V bottom = std::numeric_limits<V>::has_infinity ? -std::numeric_limits<V>::infinity()
-                                                        : std::numeric_limits<V>::lowest();
-  return reduce(
-      t, axes, bottom, [](V a, V b) { return a < b ? b : a; }, keepdims);
-}
-
-/// Sum of every element (`np.sum(t)`): a value, deterministic for any thread count.
-/// @param t the input
-/// @return the sum
-template <class T, class V = std::remove_const_t<T>>
-V sum(const Tensor<T>& t) {
-  return sum(t, detail::all_axes(t.rank()))();
-}
-/// Sum along one axis (`np.sum(t, axis)`).
-/// @param t the input
-/// @param axis the axis; negative counts from the end
-/// @param keepdims keep it with extent 1
-/// @return the sums
-/// @throws IndexError when the axis does not exist
-template <class T, std::integral A, class V = std::remove_const_t<T>>
-Tensor<V> sum(const Tensor<T>& t, A axis, bool keepdims = false) {
-  return sum(t, {static_cast<index_t>(axis)}, keepdims);
-}
-/// Product of every element (`np.prod(t)`).
-/// @param t the input
-/// @return the product
-template <class T, class V = std::remove_const_t<T>>
-V prod(const Tensor<T>& t) {
-  return prod(t, detail::all_axes(t.rank()))();
-}
-/// Product along one axis.
-/// @param t the input
-/// @param axis the axis; negative counts from the end
-/// @param keepdims keep it with extent 1
-/// @return the products
-/// @throws IndexError when the axis does not exist
-template <class T, std::integral A, class V = std::remove_const_t<T>>
-Tensor<V> prod(const Tensor<T>& t, A axis, bool keepdims = false) {
-  return prod(t, {static_cast<index_t>(axis)}, keepdims);
-}
-/// The smallest element (`np.min(t)`).
-/// @param t the input, not empty
-/// @return the minimum
-/// @throws ShapeError for an empty tensor (as NumPy, which has no identity for it)
-template <class T, class V = std::remove_const_t<T>>
-V min(const Tensor<T>& t) {
-  if (t.size() == 0) {
-    detail::fail<ShapeError>("min", "an empty tensor (shape ", to_string(t.shape()),
-                             ") has no minimum");
-  }
-  return min(t, detail::all_axes(t.rank()))();
-}
-/// The smallest elements along one axis.
-/// @param t the input
-/// @param axis the axis; negative counts from the end
-/// @param keepdims keep it with extent 1
-/// @return the minima
-/// @throws IndexError when the axis does not exist
-template <class T, std::integral A, class V = std::remove_const_t<T>>
-Tensor<V> min(const Tensor<T>& t, A axis, bool keepdims = false) {
-  return min(t, {static_cast<index_t>(axis)}, keepdims);
-}
-/// The largest element (`np.max(t)`).
-/// @param t the input, not empty
-/// @return the maximum
-/// @throws ShapeError for an empty tensor
-template <class T, class V = std::remove_const_t<T>>
-V max(const Tensor<T>& t) {
-  if (t.size() == 0) {
-    detail::fail<ShapeError>("max", "an empty tensor (shape ", to_string(t.shape()),
-                             ") has no maximum");
-  }
-  return max(t, detail::all_axes(t.rank()))();
-}
-/// The largest elements along one axis.
-/// @param t the input
-/// @param axis the axis; negative counts from the end
-/// @param keepdims keep it with extent 1
-/// @return the maxima
-/// @throws IndexError when the axis does not exist
-template <class T, std::integral A, class V = std::remove_const_t<T>>
-Tensor<V> max(const Tensor<T>& t, A axis, bool keepdims = false) {
-  return max(t, {static_cast<index_t>(axis)}, keepdims);
-}
-/// The mean of every element (`np.mean(t)`), computed in double for integers.
-/// @param t the input
-/// @return the mean (NaN for an empty tensor, as NumPy)
-template <class T, class V = std::remove_const_t<T>>
-auto mean(const Tensor<T>& t) {
-  using R = std::conditional_t<std::is_floating_point_v<V>, V, double>;
-  if constexpr (std::is_same_v<R, V>) {
-    return static_cast<R>(sum(t) / static_cast<R>(t.size()));
-  } else {
-    return static_cast<R>(sum(map(t, [](V x) { return static_cast<R>(x); }))) /
-           static_cast<R>(t.size());
-  }
-}
-/// Means along axes (`np.mean(t, axis=axes)`), computed in double for integers.
-/// @param t the input
-/// @param axes the axes to reduce; negative counts from the end
-/// @param keepdims keep reduced axes with extent 1
-/// @return the means (NaN where an axis of extent 0 is reduced, as NumPy)
-/// @throws IndexError when an axis does not exist or repeats
-template <class T, class V = std::remove_const_t<T>>
-auto mean(const Tensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  using R = std::conditional_t<std::is_floating_point_v<V>, V, double>;
-  Tensor<R> out = [&] {
-    if constexpr (std::is_same_v<R, V>) {
-      return sum(t, axes, keepdims);
-    } else {
-      return sum(map(t, [](V x) { return static_cast<R>(x); }), axes, keepdims);
-    }
-  }();
-  index_t count = 1;  // the axes were validated by sum
-  for (const index_t a : axes) {
-    count *= t.shape()[static_cast<std::size_t>(a < 0 ? a + t.rank() : a)];
-  }
-  if (!out.is_contiguous()) {
-    out = out.copy();
-  }
-  R* data = out.data();
-  for (index_t k = 0; k < out.size(); ++k) {
-    data[k] /= static_cast<R>(count);
-  }
-  return out;
-}
-/// Means along one axis.
-/// @param t the input
-/// @param axis the axis; negative counts from the end
-/// @param keepdims keep it with extent 1
-/// @return the means
-/// @throws IndexError when the axis does not exist
-template <class T, std::integral A>
-auto mean(const Tensor<T>& t, A axis, bool keepdims = false) {
-  return mean(t, {static_cast<index_t>(axis)}, keepdims);
-}
 /// Whether two tensors have the same shape and the same elements (`np.array_equal`).
 /// @param a, b the tensors
 /// @return true when equal

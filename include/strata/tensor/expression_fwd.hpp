@@ -11,6 +11,10 @@ template <class T>
 class Tensor;
 template <class T>
 class JaggedTensor;
+template <class T>
+class Selection;
+template <class T>
+class LabelledTensor;
 
 namespace detail {
 
@@ -21,7 +25,8 @@ struct ExpressionTag {};
 template <class E>
 inline constexpr bool is_expression_v = std::is_base_of_v<ExpressionTag, std::remove_cvref_t<E>>;
 
-/// Evaluates @p e into the writable view @p dst (defined in strata/expr/evaluate.hpp).
+/// Evaluates @p e (an expression, or a composite selection) into the writable view @p dst,
+/// broadcasting it (defined in strata/expr/evaluate.hpp).
 template <class T, class E>
 void evaluate_expression(const Tensor<T>& dst, const E& e);
 

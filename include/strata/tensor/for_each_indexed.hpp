@@ -661,4 +661,70 @@ requires(!std::is_const_v<T>) void tabulate(const P& policy, const Tensor<T>& t,
   tabulate(policy, t, absolute, std::forward<F>(f));
 }
 
+/// Writes `f(r, k)` (or `f(index)`) into every element of a jagged tensor (or a slice of its
+/// rows, JaggedTensor::rows), the row numbers absolute unless @p kind is strata::relative: the
+/// loop of for_each_indexed over the same rows.
+///
+/// @code
+/// strata::tabulate(strata::par, jt.rows(1, 3), [](strata::index_t r, strata::index_t k) {
+///   return 10.0 * r + k;
+/// });
+/// @endcode
+/// @param policy seq or par
+/// @param jt the jagged tensor (writable)
+/// @param kind strata::absolute or strata::relative
+/// @param f the function of the index
+/// @throws ShapeError when f takes a number of indices other than the rank
+template <ExecutionPolicy P, class J, class Kind, class F>
+requires(std::is_same_v<std::remove_cvref_t<J>,
+                        JaggedTensor<typename std::remove_cvref_t<J>::value_type>> &&
+         !std::is_const_v<std::remove_reference_t<J>> &&
+         (std::is_same_v<Kind, Absolute> ||
+          std::is_same_v<Kind, Relative>)) void tabulate(const P& policy, J&& jt, Kind kind,
+                                                         F&& f) {
+  using T = typename std::remove_cvref_t<J>::value_type;
+  constexpr int arity = detail::index_arity<F>();
+  static_assert(arity != -2,
+                "tabulate: the function must take the indices (one integer per mode, or an "
+                "IndexSpan)");
+  detail::check_arity("tabulate", arity, jt.shape().rank());
+  (void)kind;
+  auto body = detail::assign_from<arity, T>(f);
+  detail::jagged_tensor_indexed<arity, P, T>(policy, jt, std::is_same_v<Kind, Relative>, body);
+}
+
+/// tabulate() over a jagged tensor with absolute row numbers.
+/// @param policy seq or par
+/// @param jt the jagged tensor (writable)
+/// @param f the function of the index
+/// @throws ShapeError when f takes a number of indices other than the rank
+template <ExecutionPolicy P, class J, class F>
+requires(std::is_same_v<std::remove_cvref_t<J>,
+                        JaggedTensor<typename std::remove_cvref_t<J>::value_type>> &&
+         !std::is_const_v<std::remove_reference_t<J>>) void tabulate(const P& policy, J&& jt,
+                                                                     F&& f) {
+  tabulate(policy, std::forward<J>(jt), absolute, std::forward<F>(f));
+}
+
+/// Writes `f(i, j, ...)` (or `f(index)`) into every element of a layout tensor, with its
+/// logical index, tile by tile where the tiles lie: the loop of for_each_indexed.
+/// @param policy seq or par
+/// @param lt the layout tensor (writable)
+/// @param f the function of the logical index
+/// @throws ShapeError when f takes a number of indices other than the rank
+template <ExecutionPolicy P, class L, class F>
+requires(std::is_same_v<std::remove_cvref_t<L>,
+                        LayoutTensor<typename std::remove_cvref_t<L>::value_type>> &&
+         !std::is_const_v<std::remove_reference_t<L>>) void tabulate(const P& policy, L&& lt,
+                                                                     F&& f) {
+  using T = typename std::remove_cvref_t<L>::value_type;
+  constexpr int arity = detail::index_arity<F>();
+  static_assert(arity != -2,
+                "tabulate: the function must take the indices (one integer per mode, or an "
+                "IndexSpan)");
+  detail::check_arity("tabulate", arity, lt.layout().logical().rank());
+  auto body = detail::assign_from<arity, T>(f);
+  detail::layout_tensor_indexed<arity, P, T>(policy, lt, body);
+}
+
 }  // namespace strata

@@ -106,23 +106,26 @@ class LayoutTensor {
   /// The number of pieces (1, or the number of tiles).
   /// @return the count
   [[nodiscard]] index_t n_pieces() const noexcept { return layout_.n_pieces(); }
-  /// A piece as a Tensor view sharing the buffer (indices relative to the piece).
+  /// A piece as a Tensor view sharing the buffer. Element access `v(i, j)` counts from the
+  /// piece's corner; its absolute indices (origin(), indices(), for_each_indexed) are the
+  /// logical indices of the tensor, as for any slice.
   /// @param p in [0, n_pieces())
   /// @return the view
   /// @throws IndexError for a piece that does not exist
   [[nodiscard]] Tensor<T> piece(index_t p) {
-    return Tensor<T>(buffer_, layout_.piece_dimensions(p));
+    return Tensor<T>(buffer_, layout_.piece_dimensions(p)).with_origin(layout_.piece(p).origin());
   }
-  /// A piece of a const tensor: a read-only view.
+  /// A piece of a const tensor: a read-only view (absolute indices as the non-const piece()).
   /// @param p in [0, n_pieces())
   /// @return the view
   /// @throws IndexError for a piece that does not exist
   [[nodiscard]] Tensor<const T> piece(index_t p) const {
-    return Tensor<const T>(buffer_, layout_.piece_dimensions(p));
+    return Tensor<const T>(buffer_, layout_.piece_dimensions(p))
+        .with_origin(layout_.piece(p).origin());
   }
   /// The tile at tile coordinates `{I, J, ...}` as a Tensor view sharing the buffer.
   /// @param tile one coordinate per mode (Layout::piece_at)
-  /// @return the view (indices relative to the tile; piece_region() gives its origin)
+  /// @return the view (element access from the tile's corner; absolute indices logical)
   /// @throws IndexError for coordinates outside the tile grid
   [[nodiscard]] Tensor<T> piece(IndexSpan tile) { return piece(layout_.piece_at(tile)); }
   /// The tile at tile coordinates of a const tensor, read-only.

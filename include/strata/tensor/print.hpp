@@ -29,12 +29,24 @@ namespace detail {
 /// print @p value so it reads back as the same T (NumPy's shortest round-trip repr), at most
 /// @p precision.
 template <class T>
+int round_trip_digits(T value, int precision, bool scientific);
+
+/// `value` printed by printf's `%.*e` (@p scientific) or `%.*f` with @p digits digits, however
+/// long the text is.
+inline std::string printed(double value, int digits, bool scientific) {
+  const char* format = scientific ? "%.*e" : "%.*f";
+  const int length = std::snprintf(nullptr, 0, format, digits, value);
+  std::string text(static_cast<std::size_t>(std::max(length, 0)) + 1, '\0');
+  std::snprintf(text.data(), text.size(), format, digits, value);
+  text.pop_back();
+  return text;
+}
+
+template <class T>
 int round_trip_digits(T value, int precision, bool scientific) {
-  char text[64];
   for (int digits = 0; digits < precision; ++digits) {
-    std::snprintf(text, sizeof text, scientific ? "%.*e" : "%.*f", digits,
-                  static_cast<double>(value));
-    if (static_cast<T>(std::strtod(text, nullptr)) == value) {
+    if (static_cast<T>(std::strtod(printed(static_cast<double>(value), digits, scientific).c_str(),
+                                   nullptr)) == value) {
       return digits;
     }
   }
@@ -64,22 +76,16 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
   std::vector<std::string> fraction(values.size());
   std::size_t fraction_width = 0;
   std::size_t whole_width = 0;
-  char text[64];
   if (scientific) {
-    // The digits each value needs, then all printed with the most any needs.
+    // The digits each value needs, then all printed with the most any needs, and every
+    // exponent padded to the widest of those printed texts.
     int digits = 0;
-    std::size_t exponent_width = 0;
     for (const T value : values) {
-      const auto v = static_cast<double>(value);
-      if (!std::isfinite(v)) {
-        continue;
+      if (std::isfinite(static_cast<double>(value))) {
+        digits = std::max(digits, round_trip_digits(value, precision, true));
       }
-      digits = std::max(digits, round_trip_digits(value, precision, true));
-      std::snprintf(text, sizeof text, "%.*e", precision, v);
-      const std::string s = text;
-      const auto e = s.find('e');
-      exponent_width = std::max(exponent_width, s.size() - e - 2);  // digits after "e+"
     }
+    std::size_t exponent_width = 0;
     for (std::size_t i = 0; i < values.size(); ++i) {
       const auto v = static_cast<double>(values[i]);
       if (std::isnan(v)) {
@@ -87,18 +93,19 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
       } else if (std::isinf(v)) {
         whole[i] = v < 0 ? "-inf" : "inf";
       } else {
-        std::snprintf(text, sizeof text, "%.*e", digits, v);
-        std::string s = text;
-        auto e = s.find('e');
+        whole[i] = printed(v, digits, true);
         if (digits == 0) {
-          s.insert(e, ".");  // NumPy keeps the point: 1.e+00
-          ++e;
+          whole[i].insert(whole[i].find('e'), ".");  // NumPy keeps the point: 1.e+00
         }
-        const std::size_t width = s.size() - e - 2;
-        s.insert(e + 2, std::string(exponent_width - width, '0'));
-        whole[i] = s;
+        exponent_width = std::max(exponent_width, whole[i].size() - whole[i].find('e') - 2);
       }
-      whole_width = std::max(whole_width, whole[i].size());
+    }
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      std::string& s = whole[i];
+      if (const auto e = s.find('e'); e != std::string::npos) {
+        s.insert(e + 2, std::string(exponent_width - (s.size() - e - 2), '0'));
+      }
+      whole_width = std::max(whole_width, s.size());
     }
     std::vector<std::string> out(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) {
@@ -113,8 +120,7 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
     } else if (std::isinf(v)) {
       whole[i] = v < 0 ? "-inf" : "inf";
     } else {
-      std::snprintf(text, sizeof text, "%.*f", round_trip_digits(values[i], precision, false), v);
-      std::string s = text;
+      std::string s = printed(v, round_trip_digits(values[i], precision, false), false);
       if (s.find('.') == std::string::npos) {
         s += '.';
       }

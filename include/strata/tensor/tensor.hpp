@@ -20,6 +20,7 @@
 #include <array>
 #include <concepts>
 #include <initializer_list>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -481,6 +482,26 @@ class Tensor {
     detail::evaluate_expression(*this, e);
   }
 
+  /// Writes a composite selection's values into this tensor's elements, broadcasting them
+  /// (`v = strata::concat(0, {a, b})`, `v = strata::minimum(a, b)`): as an expression, never
+  /// bound, converted to T.
+  /// @param s the selection (strata/select/)
+  /// @return this tensor
+  /// @throws BroadcastError when its shape does not broadcast to this shape; LayoutError when
+  ///         this tensor cannot be written. Nothing is written then.
+  template <class U>
+      Tensor& operator=(const Selection<U>& s) & requires(!std::is_const_v<T>) {
+    detail::evaluate_expression(*this, s);
+    return *this;
+  }
+  /// Writes a composite selection through this temporary view: `t.select(...) = pad(...)`.
+  /// @param s the selection
+  /// @throws BroadcastError, LayoutError as the lvalue overload; nothing is written then
+  template <class U>
+      void operator=(const Selection<U>& s) && requires(!std::is_const_v<T>) {
+    detail::evaluate_expression(*this, s);
+  }
+
   /// Writes @p value into every element of this temporary view: `t.select(...) = 0`.
   /// @param value the value
   /// @throws LayoutError as fill(); nothing is written then
@@ -600,6 +621,39 @@ class Tensor {
   // ---- views (share the buffer) --------------------------------------------------------------
   // Each view keeps an index frame: where its elements sit in the tensor it was cut from
   // (origin(), steps(), indices()). The Dimensions operation runs first: it validates.
+
+  /// Names this tensor's axes for a labelled contraction, TensorWrapper's and TiledArray's
+  /// spelling: `c("i,k") = a("i,j") * b("j,k")` (strata/contract/labelled.hpp).
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (writable)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<T> operator()(const S& labels) {
+    return LabelledTensor<T>(*this, std::string_view(labels));
+  }
+  /// Names the axes of a const tensor: a read-only factor.
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (read-only)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<const T> operator()(const S& labels) const {
+    return LabelledTensor<const T>(Tensor<const T>(*this), std::string_view(labels));
+  }
+
+  /// NumPy's `t[1]` has no C++ twin here (a subscript takes one argument, and a view is not an
+  /// element): it does not compile, and the message names `t.select({1})` (the view `t[1]`)
+  /// and `t(i, j)` (one element).
+  /// @param index anything
+  template <class I>
+  void operator[](const I& index) const {
+    static_assert(sizeof(I) == 0,
+                  "strata::Tensor has no operator[]: NumPy's t[1] is t.select({1}), t[1:3, ::2] "
+                  "is t.select({strata::Range{1, 3}, strata::Range{{}, {}, 2}}), and one "
+                  "element t[i, j] is t(i, j) or t.at({i, j})");
+    (void)index;
+  }
 
   /// @copydoc Dimensions::select(std::initializer_list<Selector>) const
   [[nodiscard]] Tensor select(std::initializer_list<Selector> selectors) {
@@ -1298,7 +1352,11 @@ class Tensor {
                                 "view, repeated index-array entries or overlapping strides)");
     }
     if (!buffer_.writable()) {
-      detail::fail<LayoutError>(operation, "the buffer is read-only (a generator?)");
+      detail::fail<LayoutError>(
+          operation,
+          "the buffer is read-only: a generator (zeros, ones, full, iota, random) computes its "
+          "values and stores none; write into a stored copy (t = t.copy()) or a new "
+          "Tensor<T>(shape), which starts at 0 as np.zeros does");
     }
   }
 

@@ -1,0 +1,9 @@
+/// @file
+/// Tensor contraction in one include: einsum and einsum_into (NumPy's language), the labelled
+/// form (`c("i,k") = a("i,j") * b("j,k")`), plans and their paths, the GEMM engine.
+#pragma once
+
+#include "strata/contract/einsum.hpp"    // IWYU pragma: export
+#include "strata/contract/gemm.hpp"      // IWYU pragma: export
+#include "strata/contract/labelled.hpp"  // IWYU pragma: export
+#include "strata/contract/plan.hpp"      // IWYU pragma: export

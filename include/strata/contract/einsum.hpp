@@ -1,0 +1,520 @@
+/// @file
+/// Tensor contraction in NumPy's einsum language: `strata::einsum("ij,jk->ik", a, b)`, any
+/// number of operands (ordered to minimise flops), traces, diagonals, outer and batch
+/// products, ellipses; `einsum_into` writes into any view with BLAS's alpha and beta. Each
+/// pairwise step is a matrix product handed to BLIS with the views' own strides where its mode
+/// groups coalesce (packed by a copy otherwise), or one fused pass of products.
+#pragma once
+
+#include "strata/contract/gemm.hpp"
+#include "strata/contract/plan.hpp"
+#include "strata/expr/expr.hpp"
+#include "strata/tensor/tensor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+/// BLAS's scales for einsum_into: `out = alpha * einsum(...) + beta * out` (with beta 0, the
+/// default, `out` is not read).
+struct Scaling {
+  double alpha = 1;  ///< the scale of the contraction
+  double beta = 0;   ///< the scale of what `out` held
+};
+
+namespace detail {
+
+/// An operand of a contraction: a tensor view and the label of each of its axes.
+template <class R>
+struct LabelledOperand {
+  Tensor<const R> tensor;
+  std::vector<int> labels;
+};
+
+/// The threads a contraction step may use under @p policy.
+template <ExecutionPolicy P>
+int contraction_threads(const P& /*policy*/) {
+#if defined(STRATA_USE_OPENMP)
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    return omp_get_max_threads();
+  }
+#endif
+  return 1;
+}
+
+/// The view of @p x with its axes in the order of @p order, an axis of extent 1 inserted for
+/// every label of @p order it lacks, and each axis broadcast to its label's extent: the
+/// operand as a tensor over @p order.
+template <class R>
+Tensor<const R> arranged(const LabelledOperand<R>& x, const std::vector<int>& order,
+                         const Index& extents) {
+  Index perm;
+  for (const int l : order) {
+    const auto it = std::find(x.labels.begin(), x.labels.end(), l);
+    if (it != x.labels.end()) {
+      perm.push_back(static_cast<index_t>(it - x.labels.begin()));
+    }
+  }
+  Tensor<const R> t = x.tensor.transpose(perm);
+  Index shape;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    const int l = order[k];
+    if (std::find(x.labels.begin(), x.labels.end(), l) == x.labels.end()) {
+      t = t.unsqueeze(static_cast<index_t>(k));
+    }
+    shape.push_back(extents[static_cast<std::size_t>(l)]);
+  }
+  return t.broadcast(shape);
+}
+
+/// One input alone: its diagonals (a label repeated: one axis whose stride is the sum of the
+/// repeated axes' strides), then the sums over labels no other operand needs.
+template <class R, ExecutionPolicy P>
+LabelledOperand<R> reduce_input(const P& policy, const Tensor<const R>& t,
+                                const std::vector<int>& labels, const std::vector<int>& kept) {
+  std::vector<int> unique;
+  for (const int l : labels) {
+    if (std::find(unique.begin(), unique.end(), l) == unique.end()) {
+      unique.push_back(l);
+    }
+  }
+  Tensor<const R> view = t;
+  if (unique.size() != labels.size()) {
+    // A diagonal is a strided view: each unique label's stride is the sum of its axes'.
+    if (!view.dims().is_strided()) {
+      view = view.copy(policy);
+    }
+    const Index shape = view.shape();
+    const Index strides = view.dims().strides();
+    Index new_shape;
+    Index new_strides;
+    for (const int l : unique) {
+      index_t stride = 0;
+      index_t extent = 0;
+      for (std::size_t a = 0; a < labels.size(); ++a) {
+        if (labels[a] == l) {
+          stride += strides[a];
+          extent = shape[a];
+        }
+      }
+      new_shape.push_back(extent);
+      new_strides.push_back(stride);
+    }
+    view = Tensor<const R>(view.buffer(), Dimensions(new_shape, new_strides, view.dims().offset()));
+  }
+  Index summed;
+  for (std::size_t a = 0; a < unique.size(); ++a) {
+    if (std::find(kept.begin(), kept.end(), unique[a]) == kept.end()) {
+      summed.push_back(static_cast<index_t>(a));
+    }
+  }
+  if (!summed.empty()) {
+    view = sum<R>(policy, view, summed);
+  }
+  return {view, kept};
+}
+
+/// Whether BLIS (or the generic kernel) can take a matrix with these strides as it is: a row
+/// and a column stride that never send two elements to one address (a broadcast operand, a
+/// zero stride on an axis longer than 1, is copied first).
+inline bool takes_strides(index_t m, index_t n, index_t rs, index_t cs) {
+  if (m <= 1 || n <= 1) {
+    return (m <= 1 || rs != 0) && (n <= 1 || cs != 0);
+  }
+  if (rs == 0 || cs == 0) {
+    return false;
+  }
+  const index_t ar = rs < 0 ? -rs : rs;
+  const index_t ac = cs < 0 ? -cs : cs;
+  // The faster axis's reach must stay below the slower axis's step.
+  return ar < ac ? ar * (m - 1) < ac : ac * (n - 1) < ar;
+}
+
+/// @p t (shape `[batch..., m_axes..., k_axes...]`) as `[batch..., m, k]` with strides BLIS
+/// takes: a view when the groups coalesce, else a row-major copy.
+template <class R, ExecutionPolicy P>
+Tensor<const R> as_matrices(const P& policy, Tensor<const R> t, std::size_t batch, index_t m,
+                            index_t k) {
+  const Index shape = t.shape();
+  Index target(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(batch));
+  target.push_back(m);
+  target.push_back(k);
+  if (t.dims().is_strided()) {
+    try {
+      Tensor<const R> v = t.reshape(target);
+      const Index s = v.dims().strides();
+      if (v.dims().is_strided() && takes_strides(m, k, s[batch], s[batch + 1])) {
+        return v;
+      }
+    } catch (const LayoutError&) {  // the groups do not coalesce: pack below
+    }
+  }
+  return Tensor<const R>(t.copy(policy)).reshape(target);
+}
+
+/// The number of products of a batch: the product of the first @p batch extents.
+inline index_t batch_count(const Index& shape, std::size_t batch) {
+  index_t count = 1;
+  for (std::size_t a = 0; a < batch; ++a) {
+    count *= shape[a];
+  }
+  return count;
+}
+
+/// Calls `f(b, at)` for every index b of the batch axes (the first @p batch axes) of the given
+/// maps, `at` holding each map's address of that batch's first element.
+template <std::size_t N, class F>
+void for_each_batch(const std::array<const Dimensions*, N>& maps, std::size_t batch, F&& f) {
+  const Index shape = maps[0]->shape();
+  const index_t count = batch_count(shape, batch);
+  Index g(shape.size(), 0);
+  for (index_t b = 0; b < count; ++b) {
+    index_t rest = b;
+    for (std::size_t a = batch; a-- > 0;) {
+      g[a] = rest % shape[a];
+      rest /= shape[a];
+    }
+    std::array<index_t, N> at{};
+    for (std::size_t m = 0; m < N; ++m) {
+      at[m] = maps[m]->global_to_local(IndexSpan(g));
+    }
+    f(b, at);
+  }
+}
+
+/// A pairwise step written into @p dest (a writable view of shape `[batch, rows, columns]` in
+/// the step's label order): `dest = alpha * (a x b) + beta * dest`, by the step's engine.
+template <class R, ExecutionPolicy P>
+void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
+                   const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
+                   R beta) {
+  if (step.engine != ContractionEngine::gemm) {
+    // One pass: broadcast products (summed over the contracted labels, trailing).
+    std::vector<int> order = step.labels;
+    order.insert(order.end(), step.contracted.begin(), step.contracted.end());
+    const Tensor<const R> x = arranged(a, order, extents);
+    const Tensor<const R> y = arranged(b, order, extents);
+    if (step.contracted.empty()) {
+      if (beta != R{0}) {
+        assign_expression(policy, dest, astype<R>(alpha * (x * y) + beta * dest));
+      } else if (alpha != R{1}) {
+        assign_expression(policy, dest, astype<R>(alpha * (x * y)));
+      } else {
+        assign_expression(policy, dest, astype<R>(x * y));
+      }
+      return;
+    }
+    Index summed;
+    for (std::size_t k = 0; k < step.contracted.size(); ++k) {
+      summed.push_back(static_cast<index_t>(step.labels.size() + k));
+    }
+    const Tensor<R> s = sum<R>(policy, x * y, summed);
+    if (beta == R{0}) {
+      assign_expression(policy, dest, astype<R>(alpha * s));
+    } else {
+      assign_expression(policy, dest, astype<R>(alpha * s + beta * dest));
+    }
+    return;
+  }
+  // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].
+  std::vector<int> a_order = step.batch;
+  a_order.insert(a_order.end(), step.rows.begin(), step.rows.end());
+  a_order.insert(a_order.end(), step.contracted.begin(), step.contracted.end());
+  std::vector<int> b_order = step.batch;
+  b_order.insert(b_order.end(), step.contracted.begin(), step.contracted.end());
+  b_order.insert(b_order.end(), step.columns.begin(), step.columns.end());
+  const auto product = [&](const std::vector<int>& labels) {
+    index_t p = 1;
+    for (const int l : labels) {
+      p *= extents[static_cast<std::size_t>(l)];
+    }
+    return p;
+  };
+  const index_t m = product(step.rows);
+  const index_t n = product(step.columns);
+  const index_t k = product(step.contracted);
+  const std::size_t nb = step.batch.size();
+  const Tensor<const R> am = as_matrices(policy, arranged(a, a_order, extents), nb, m, k);
+  const Tensor<const R> bm = as_matrices(policy, arranged(b, b_order, extents), nb, k, n);
+  // The destination as [batch, m, n]: written in place when its groups coalesce.
+  const Index dest_shape = dest.shape();
+  Index c_shape(dest_shape.begin(), dest_shape.begin() + static_cast<std::ptrdiff_t>(nb));
+  c_shape.push_back(m);
+  c_shape.push_back(n);
+  Tensor<R> cm;
+  bool direct = false;
+  if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
+    try {
+      cm = dest.reshape(c_shape);
+      const Index s = cm.dims().strides();
+      direct = cm.dims().is_strided() && takes_strides(m, n, s[nb], s[nb + 1]);
+    } catch (const LayoutError&) {
+      direct = false;
+    }
+  }
+  R c_beta = beta;
+  if (!direct) {
+    cm = Tensor<R>(c_shape);  // computed apart, then scaled into dest
+    c_beta = R{0};
+  }
+  const std::array<const Dimensions*, 3> maps{&am.dims(), &bm.dims(), &cm.dims()};
+  const Index as = am.dims().strides();
+  const Index bs = bm.dims().strides();
+  const Index cs = cm.dims().strides();
+  const R* ad = am.buffer().data();
+  const R* bd = bm.buffer().data();
+  R* cd = cm.buffer().data();
+  const index_t batches = batch_count(c_shape, nb);
+  const int threads = contraction_threads(policy);
+  const auto one = [&](index_t /*b*/, const std::array<index_t, 3>& at, int t) {
+    matrix_product<R>(m, n, k, alpha, {ad + at[0], as[nb], as[nb + 1]},
+                      {bd + at[1], bs[nb], bs[nb + 1]}, c_beta, {cd + at[2], cs[nb], cs[nb + 1]},
+                      t);
+  };
+  if (batches >= 2 * threads && threads > 1) {
+    // Many products: one per thread at a time, each on one thread.
+    std::vector<std::array<index_t, 3>> starts;
+    for_each_batch<3>(maps, nb,
+                      [&](index_t, const std::array<index_t, 3>& at) { starts.push_back(at); });
+    parallel::for_each_part(Parallel{1}, batches, [&](index_t lo, index_t hi) {
+      for (index_t i = lo; i < hi; ++i) {
+        one(i, starts[static_cast<std::size_t>(i)], 1);
+      }
+    });
+  } else {
+    for_each_batch<3>(maps, nb,
+                      [&](index_t bi, const std::array<index_t, 3>& at) { one(bi, at, threads); });
+  }
+  if (!direct) {
+    const Tensor<const R> computed = cm.reshape(dest.shape());
+    if (beta == R{0}) {
+      dest.assign(computed, policy);
+    } else {
+      assign_expression(policy, dest, astype<R>(computed + beta * dest));
+    }
+  }
+}
+
+/// Runs a plan on operands already of type R, writing `alpha * result + beta * out`.
+template <class R, ExecutionPolicy P>
+void run_plan(const P& policy, const ContractionPlan& plan,
+              const std::vector<Tensor<const R>>& operands, Tensor<R> out, R alpha, R beta) {
+  const EinsumSpec& spec = plan.spec();
+  const Index& extents = plan.extents();
+  std::vector<LabelledOperand<R>> live;
+  for (std::size_t i = 0; i < operands.size(); ++i) {
+    live.push_back(reduce_input<R>(policy, operands[i], spec.inputs[i], plan.reduced_inputs()[i]));
+  }
+  const auto& steps = plan.steps();
+  // The output as a view in a given label order.
+  const auto out_in = [&](const std::vector<int>& order) {
+    Index perm;
+    for (const int l : order) {
+      perm.push_back(static_cast<index_t>(std::find(spec.output.begin(), spec.output.end(), l) -
+                                          spec.output.begin()));
+    }
+    return out.transpose(perm);
+  };
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const ContractionStep& step = steps[s];
+    const LabelledOperand<R>& a = live[static_cast<std::size_t>(step.left)];
+    const LabelledOperand<R>& b = live[static_cast<std::size_t>(step.right)];
+    if (s + 1 == steps.size()) {
+      contract_into<R>(policy, a, b, step, extents, out_in(step.labels), alpha, beta);
+      return;
+    }
+    Index shape;
+    for (const int l : step.labels) {
+      shape.push_back(extents[static_cast<std::size_t>(l)]);
+    }
+    Tensor<R> result(shape);
+    contract_into<R>(policy, a, b, step, extents, result, R{1}, R{0});
+    live.push_back({Tensor<const R>(result), step.labels});
+  }
+  // One operand: its reduced view, arranged in the output's order.
+  const Tensor<const R> x = arranged(live[0], spec.output, extents);
+  if (beta != R{0}) {
+    assign_expression(policy, out, astype<R>(alpha * x + beta * out));
+  } else if (alpha != R{1}) {
+    assign_expression(policy, out, astype<R>(alpha * x));
+  } else {
+    out.assign(x, policy);
+  }
+}
+
+/// The element type of a contraction: the operands' common type (C++'s usual conversions, the
+/// type rule of expressions).
+template <class... Ops>
+using contraction_t = std::common_type_t<typename node_t<Ops>::value_type...>;
+
+/// An operand as a Tensor<const R>: shared when it is one already, else evaluated (converted).
+template <class R, class X>
+Tensor<const R> as_operand(const X& x) {
+  if constexpr (is_tensor<std::remove_cvref_t<X>>::value) {
+    using T = std::remove_const_t<typename std::remove_cvref_t<X>::value_type>;
+    if constexpr (std::is_same_v<T, R>) {
+      return Tensor<const R>(x);
+    } else {
+      return evaluate<R>(astype<R>(x));
+    }
+  } else {
+    return evaluate<R>(astype<R>(x));
+  }
+}
+
+/// Plans a contraction of the given operands.
+template <class... Ops>
+ContractionPlan plan_of(std::string_view spec, const Ops&... operands) {
+  const std::vector<Index> shapes{as_expression(operands).shape()...};
+  std::vector<int> ranks;
+  for (const Index& s : shapes) {
+    ranks.push_back(static_cast<int>(s.size()));
+  }
+  return ContractionPlan::make(EinsumSpec::parse(spec, ranks), shapes);
+}
+
+/// Writes a planned contraction of operands already of out's element type into @p out (shape
+/// checked, an operand sharing out's storage copied, alpha and beta).
+template <class T, ExecutionPolicy P>
+void run_into(const P& policy, const ContractionPlan& plan, const Tensor<T>& out, Scaling scaling,
+              std::vector<Tensor<const std::remove_const_t<T>>> operands,
+              std::string_view operation) {
+  using R = std::remove_const_t<T>;
+  if (out.shape() != plan.shape()) {
+    fail<ShapeError>(operation, "the output has shape ", to_string(out.shape()), " but ",
+                     plan.spec().to_string(), " makes ", to_string(plan.shape()));
+  }
+  if (!out.is_writable()) {
+    fail<LayoutError>(operation, "the output ", out.dims(),
+                      " cannot be written (several indices share an address, or the buffer is "
+                      "read-only)");
+  }
+  // An operand that shares the output's storage is read from a copy (as NumPy).
+  const void* storage = out.buffer().identity();
+  for (auto& c : operands) {
+    if (c.buffer().identity() == storage) {
+      c = c.copy(policy);
+    }
+  }
+  if (out.buffer().data() == nullptr) {
+    Tensor<R> dense = out.copy(policy);
+    run_plan<R>(policy, plan, operands, dense, static_cast<R>(scaling.alpha),
+                static_cast<R>(scaling.beta));
+    Tensor<R> target = out;
+    target.assign(dense, seq);
+    return;
+  }
+  run_plan<R>(policy, plan, operands, out, static_cast<R>(scaling.alpha),
+              static_cast<R>(scaling.beta));
+}
+
+/// Writes a planned contraction into @p out, its operands converted to out's element type.
+template <class T, ExecutionPolicy P, class... Ops>
+void einsum_planned(const P& policy, const ContractionPlan& plan, const Tensor<T>& out,
+                    Scaling scaling, const Ops&... operands) {
+  using R = std::remove_const_t<T>;
+  run_into(policy, plan, out, scaling, std::vector<Tensor<const R>>{as_operand<R>(operands)...},
+           "einsum_into");
+}
+
+}  // namespace detail
+
+/// The contraction plan of an einsum: the labels, the path of pairwise steps and their engines,
+/// without computing anything (`std::cout << strata::einsum_plan(spec, a, b).explain()`).
+/// @param spec NumPy's einsum subscripts
+/// @param operands the tensors (or expressions)
+/// @return the plan
+/// @throws ShapeError as einsum()
+template <class... Ops>
+ContractionPlan einsum_plan(std::string_view spec, const Ops&... operands) {
+  return detail::plan_of(spec, operands...);
+}
+
+/// Writes a contraction into a view: `out = einsum(spec, operands...)`, or with @p scaling
+/// `out = alpha * einsum(...) + beta * out` as BLAS's gemm (beta 0: `out` is not read).
+/// Converted to out's element type. An operand that shares out's storage is read from a copy
+/// first, as NumPy does; nothing is written when an argument is bad.
+///
+/// @code
+/// strata::einsum_into(c, "ij,jk->ik", a, b);                        // c = a b
+/// strata::einsum_into(c, strata::Scaling{2.0, 1.0}, "ij,jk->ik", a, b);  // c += 2 a b
+/// @endcode
+/// @param policy seq or par
+/// @param out the destination view (writable, of the result's shape)
+/// @param scaling alpha and beta
+/// @param spec NumPy's einsum subscripts
+/// @param operands tensors, views or expressions, one per operand of @p spec
+/// @throws ShapeError as einsum(), or when out's shape is not the result's; LayoutError when
+///         out cannot be written
+template <ExecutionPolicy P, class T, class... Ops>
+requires(!std::is_const_v<T>) void einsum_into(const P& policy, const Tensor<T>& out,
+                                               Scaling scaling, std::string_view spec,
+                                               const Ops&... operands) {
+  const ContractionPlan plan = detail::plan_of(spec, operands...);
+  detail::einsum_planned(policy, plan, out, scaling, operands...);
+}
+/// @copydoc einsum_into(const P&, const Tensor<T>&, Scaling, std::string_view, const Ops&...)
+template <class T, class... Ops>
+requires(!std::is_const_v<T>) void einsum_into(const Tensor<T>& out, Scaling scaling,
+                                               std::string_view spec, const Ops&... operands) {
+  einsum_into(par, out, scaling, spec, operands...);
+}
+/// `out = einsum(spec, operands...)` into a view (see the Scaling form).
+/// @param out the destination view (writable, of the result's shape)
+/// @param spec NumPy's einsum subscripts
+/// @param operands tensors, views or expressions
+/// @throws ShapeError, LayoutError as the Scaling form
+template <class T, class... Ops>
+requires(!std::is_const_v<T>) void einsum_into(const Tensor<T>& out, std::string_view spec,
+                                               const Ops&... operands) {
+  einsum_into(par, out, Scaling{}, spec, operands...);
+}
+
+/// Contracts tensors as NumPy's `einsum(spec, *operands, optimize=True)`: a new row-major
+/// tensor of the operands' common element type.
+///
+/// The spec is NumPy's language: `"ij,jk->ik"` (a matrix product), `"ij,jk"` (implicit
+/// output: the labels met once, sorted), `"ii->i"` and `"ii"` (diagonal, trace), `"i,j->ij"`
+/// (outer), `"bij,bjk->bik"` (batch), `"...ij,...jk->...ik"` (ellipsis, broadcasting), any
+/// number of operands. Three or more are contracted pairwise in the order with the fewest
+/// flops (ContractionPlan). A step with rows, columns and a sum is a matrix product on BLIS
+/// (float, double), handed the views' strides where each mode group coalesces (negative and
+/// non-unit strides included) and a packed copy where it does not; other steps are one fused
+/// pass. See einsum_plan() for the path.
+///
+/// @code
+/// auto c = strata::einsum("ij,jk->ik", a, b);
+/// auto t = strata::einsum("ii", m);                       // trace: a rank-0 tensor
+/// auto r = strata::einsum("ijab,abcd->ijcd", t2, v);      // CCSD-like, one GEMM
+/// @endcode
+/// @param policy seq or par (BLIS and the passes use the OpenMP threads)
+/// @param spec NumPy's einsum subscripts
+/// @param operands tensors, views or expressions
+/// @return the result
+/// @throws ShapeError for a spec that does not parse (naming the position), an output label
+///         in no input or named twice, a number of operands other than the spec's, a label
+///         with two extents neither of which is 1 (naming the label and both), flops or a size
+///         that overflow int64
+template <ExecutionPolicy P, class... Ops>
+requires(sizeof...(Ops) >= 1) auto einsum(const P& policy, std::string_view spec,
+                                          const Ops&... operands) {
+  using R = detail::contraction_t<Ops...>;
+  const ContractionPlan plan = detail::plan_of(spec, operands...);
+  Tensor<R> out(plan.shape());
+  detail::einsum_planned(policy, plan, out, Scaling{}, operands...);
+  return out;
+}
+/// @copydoc einsum(const P&, std::string_view, const Ops&...)
+template <class... Ops>
+requires(sizeof...(Ops) >= 1) auto einsum(std::string_view spec, const Ops&... operands) {
+  return einsum(par, spec, operands...);
+}
+
+}  // namespace strata

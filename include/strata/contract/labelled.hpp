@@ -1,0 +1,345 @@
+/// @file
+/// The TensorWrapper / TiledArray spelling of contractions: tensors with named axes,
+/// `c("i,k") = a("i,j") * b("j,k")`, `c("i,k") += 2.0 * a("i,j") * b("j,k")`, sums of such
+/// products and permutations (`c("i,j") = a("i,k") * b("k,j") + d("j,i")`). Each product is an
+/// einsum (strata/contract/einsum.hpp) written into the destination with BLAS's alpha and beta.
+#pragma once
+
+#include "strata/contract/einsum.hpp"
+
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// Splits `"i,j"` (or `"mu, nu"`) into label names; `""` names no axis (a scalar).
+inline std::vector<std::string> label_names(std::string_view text) {
+  std::vector<std::string> names;
+  std::string current;
+  bool any = false;
+  for (const char c : text) {
+    if (c == ',') {
+      names.push_back(current);
+      current.clear();
+      any = true;
+    } else if (c != ' ') {
+      current.push_back(c);
+      any = true;
+    }
+  }
+  if (any) {
+    names.push_back(current);
+  }
+  for (const std::string& n : names) {
+    if (n.empty()) {
+      fail<ShapeError>("labels", "'", text, "' has an empty label (write \"i,j\")");
+    }
+  }
+  return names;
+}
+
+}  // namespace detail
+
+template <class R>
+class LabelledProduct;
+
+/// A tensor with named axes, `t("i,j")` (Tensor::operator() with a string): one factor of a
+/// labelled contraction, or the destination it is written into.
+/// @tparam T the element type (const for a read-only tensor)
+template <class T>
+class LabelledTensor {
+ public:
+  /// The element type.
+  using value_type = std::remove_const_t<T>;
+
+  /// Names the axes of a tensor.
+  /// @param tensor the tensor (shared)
+  /// @param labels one name per axis, comma-separated (`"i,j"`, `"mu,nu"`)
+  /// @throws ShapeError when the number of names is not the rank
+  LabelledTensor(Tensor<T> tensor, std::string_view labels)
+      : tensor_(std::move(tensor)), names_(detail::label_names(labels)) {
+    if (static_cast<int>(names_.size()) != tensor_.rank()) {
+      detail::fail<ShapeError>("labels", "'", labels, "' names ", names_.size(),
+                               " axes of a tensor of rank ", tensor_.rank(), " (shape ",
+                               to_string(tensor_.shape()), ")");
+    }
+  }
+  /// The tensor.
+  /// @return it
+  [[nodiscard]] const Tensor<T>& tensor() const noexcept { return tensor_; }
+  /// The axis names.
+  /// @return one per axis
+  [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+
+  /// Writes a labelled product or sum into the tensor: `c("i,k") = a("i,j") * b("j,k")`.
+  /// @param x the product (or sum of products)
+  /// @return this
+  /// @throws ShapeError as einsum (a label with two extents, an output label in no factor)
+  template <class U>
+  LabelledTensor& operator=(const LabelledProduct<U>& x) {
+    write(x, 0.0);
+    return *this;
+  }
+  /// Adds a labelled product or sum: `c("i,k") += 2.0 * a("i,j") * b("j,k")`.
+  /// @param x the product (or sum of products)
+  /// @return this
+  template <class U>
+  LabelledTensor& operator+=(const LabelledProduct<U>& x) {
+    write(x, 1.0);
+    return *this;
+  }
+  /// Subtracts a labelled product or sum.
+  /// @param x the product (or sum of products)
+  /// @return this
+  template <class U>
+  LabelledTensor& operator-=(const LabelledProduct<U>& x) {
+    write(-1.0 * x, 1.0);
+    return *this;
+  }
+  /// Writes a permutation of another labelled tensor: `c("j,i") = a("i,j")`.
+  /// @param x the labelled tensor
+  /// @return this
+  template <class U>
+  LabelledTensor& operator=(const LabelledTensor<U>& x) {
+    write(LabelledProduct<std::remove_const_t<U>>(x), 0.0);
+    return *this;
+  }
+  /// Copy-assignment writes the values too (`c("i,j") = d("i,j")`), never rebinds.
+  /// @param x the labelled tensor
+  /// @return this
+  LabelledTensor& operator=(const LabelledTensor& x) {
+    write(LabelledProduct<value_type>(x), 0.0);
+    return *this;
+  }
+  /// Adds a permutation of another labelled tensor.
+  /// @param x the labelled tensor
+  /// @return this
+  template <class U>
+  LabelledTensor& operator+=(const LabelledTensor<U>& x) {
+    write(LabelledProduct<std::remove_const_t<U>>(x), 1.0);
+    return *this;
+  }
+  /// Copies the handle (the same tensor and names).
+  /// @param other a labelled tensor
+  LabelledTensor(const LabelledTensor& other) = default;
+  /// Releases the handle.
+  ~LabelledTensor() = default;
+
+ private:
+  template <class U>
+  void write(const LabelledProduct<U>& x, double beta) {
+    static_assert(!std::is_const_v<T>, "strata: a labelled read-only tensor cannot be written");
+    x.write_into(tensor_, names_, beta);
+  }
+
+  Tensor<T> tensor_;
+  std::vector<std::string> names_;
+};
+
+/// A scaled product of labelled tensors, or a sum of such products: what `a("i,j") * b("j,k")`,
+/// `2.0 * ...` and `... + d("j,i")` build. Nothing is computed until it is assigned to a
+/// labelled tensor.
+/// @tparam R the element type the factors are contracted in
+template <class R>
+class LabelledProduct {
+ public:
+  /// One term: a scale and its factors.
+  struct Term {
+    double scale = 1;                             ///< the term's scale
+    std::vector<Tensor<const R>> factors;         ///< the tensors
+    std::vector<std::vector<std::string>> names;  ///< each factor's axis names
+  };
+
+  /// One labelled tensor as a product of one factor (a permutation, when assigned).
+  /// @param x the labelled tensor
+  template <class U>
+  requires std::is_same_v<std::remove_const_t<U>, R>
+  // NOLINTNEXTLINE(google-explicit-constructor): a labelled tensor is a one-factor product.
+  LabelledProduct(const LabelledTensor<U>& x) {
+    terms_.push_back(Term{1.0, {Tensor<const R>(x.tensor())}, {x.names()}});
+  }
+  /// The terms.
+  /// @return them
+  [[nodiscard]] const std::vector<Term>& terms() const noexcept { return terms_; }
+  /// The terms (for building products).
+  /// @return them
+  std::vector<Term>& terms() noexcept { return terms_; }
+
+  /// Writes `dest = sum of terms + beta * dest`, one einsum per term.
+  /// @param dest the destination
+  /// @param names its axis names
+  /// @param beta the scale of what it held
+  template <class T>
+  void write_into(const Tensor<T>& dest, const std::vector<std::string>& names, double beta) const {
+    using V = std::remove_const_t<T>;
+    // A factor that reads the destination is copied before any term writes it
+    // (`c("i,j") = a("i,k") * b("k,j") + c("j,i")` reads the old c), as NumPy would.
+    std::vector<Term> terms = terms_;
+    const void* storage = dest.buffer().identity();
+    for (Term& term : terms) {
+      for (Tensor<const R>& f : term.factors) {
+        if (f.buffer().identity() == storage) {
+          f = f.copy();
+        }
+      }
+    }
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+      const Term& term = terms[t];
+      const ContractionPlan plan =
+          ContractionPlan::make(EinsumSpec::from_names(term.names, names), shapes(term));
+      std::vector<Tensor<const V>> operands;
+      for (const Tensor<const R>& f : term.factors) {
+        if constexpr (std::is_same_v<V, R>) {
+          operands.push_back(f);
+        } else {
+          operands.push_back(evaluate<V>(astype<V>(f)));
+        }
+      }
+      detail::run_into(par, plan, dest, Scaling{term.scale, t == 0 ? beta : 1.0},
+                       std::move(operands), "labelled assignment");
+    }
+  }
+
+  /// A product of no terms (the start of a sum built term by term).
+  /// @return it
+  static LabelledProduct empty() { return LabelledProduct(); }
+
+ private:
+  LabelledProduct() = default;
+  static std::vector<Index> shapes(const Term& term) {
+    std::vector<Index> out;
+    for (const auto& f : term.factors) {
+      out.push_back(f.shape());
+    }
+    return out;
+  }
+
+  std::vector<Term> terms_;
+};
+
+namespace detail {
+
+template <class X>
+struct labelled_traits : std::false_type {};
+template <class T>
+struct labelled_traits<LabelledTensor<T>> : std::true_type {
+  using element = std::remove_const_t<T>;
+};
+template <class R>
+struct labelled_traits<LabelledProduct<R>> : std::true_type {
+  using element = R;
+};
+
+/// Whether X is a labelled tensor or a labelled product.
+template <class X>
+inline constexpr bool is_labelled_v = labelled_traits<std::remove_cvref_t<X>>::value;
+
+/// A labelled operand as a product with its factors converted to R.
+template <class R, class X>
+LabelledProduct<R> as_product(const X& x) {
+  using E = typename labelled_traits<std::remove_cvref_t<X>>::element;
+  const LabelledProduct<E> p(x);
+  if constexpr (std::is_same_v<E, R>) {
+    return p;
+  } else {
+    LabelledProduct<R> out = LabelledProduct<R>::empty();
+    for (const auto& term : p.terms()) {
+      typename LabelledProduct<R>::Term t{term.scale, {}, term.names};
+      for (const auto& f : term.factors) {
+        t.factors.push_back(Tensor<const R>(evaluate<R>(astype<R>(f))));
+      }
+      out.terms().push_back(std::move(t));
+    }
+    return out;
+  }
+}
+
+template <class X, class Y>
+using labelled_common_t =
+    std::common_type_t<typename labelled_traits<std::remove_cvref_t<X>>::element,
+                       typename labelled_traits<std::remove_cvref_t<Y>>::element>;
+
+}  // namespace detail
+
+/// The product of two labelled tensors or products: `a("i,j") * b("j,k")`; their factors side
+/// by side, scales multiplied (sums multiply out term by term). Lazy: computed on assignment.
+/// @param x, y the factors
+/// @return the product
+template <class X, class Y>
+requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator*(const X& x,
+                                                                             const Y& y) {
+  using R = detail::labelled_common_t<X, Y>;
+  const LabelledProduct<R> p = detail::as_product<R>(x);
+  const LabelledProduct<R> q = detail::as_product<R>(y);
+  LabelledProduct<R> out = LabelledProduct<R>::empty();
+  for (const auto& a : p.terms()) {
+    for (const auto& b : q.terms()) {
+      typename LabelledProduct<R>::Term t{a.scale * b.scale, a.factors, a.names};
+      t.factors.insert(t.factors.end(), b.factors.begin(), b.factors.end());
+      t.names.insert(t.names.end(), b.names.begin(), b.names.end());
+      out.terms().push_back(std::move(t));
+    }
+  }
+  return out;
+}
+/// The sum of two labelled tensors or products: each term is contracted on its own into the
+/// destination (`c("i,j") = a("i,k") * b("k,j") + d("j,i")`).
+/// @param x, y the terms
+/// @return the sum
+template <class X, class Y>
+requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator+(const X& x,
+                                                                             const Y& y) {
+  using R = detail::labelled_common_t<X, Y>;
+  LabelledProduct<R> out = detail::as_product<R>(x);
+  const LabelledProduct<R> more = detail::as_product<R>(y);
+  for (const auto& t : more.terms()) {
+    out.terms().push_back(t);
+  }
+  return out;
+}
+/// The difference of two labelled tensors or products.
+/// @param x, y the terms
+/// @return the difference
+template <class X, class Y>
+requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator-(const X& x,
+                                                                             const Y& y) {
+  return x + (-1.0 * y);
+}
+/// A scaled labelled tensor or product: `2.0 * a("i,j") * b("j,k")`.
+/// @param s the scale
+/// @param x the product
+/// @return the scaled product
+template <class X>
+requires detail::is_labelled_v<X>
+auto operator*(double s, const X& x) {
+  using R = typename detail::labelled_traits<std::remove_cvref_t<X>>::element;
+  LabelledProduct<R> out = detail::as_product<R>(x);
+  for (auto& t : out.terms()) {
+    t.scale *= s;
+  }
+  return out;
+}
+/// A scaled labelled tensor or product: `a("i,j") * 0.5`.
+/// @param x the product
+/// @param s the scale
+/// @return the scaled product
+template <class X>
+requires detail::is_labelled_v<X>
+auto operator*(const X& x, double s) {
+  return s * x;
+}
+/// The negated labelled tensor or product.
+/// @param x the product
+/// @return `-1 * x`
+template <class X>
+requires detail::is_labelled_v<X>
+auto operator-(const X& x) {
+  return -1.0 * x;
+}
+
+}  // namespace strata

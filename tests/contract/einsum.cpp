@@ -1,0 +1,427 @@
+// Tests of strata/contract/einsum.hpp and plan.hpp: einsum against a naive loop on random
+// specs over random views, every engine and path, the labelled form, every bad input.
+// (NumPy's values: tests/contract/conformance.cpp.)
+#include "strata/contract/contract.hpp"
+#include "strata/tensor/generators.hpp"
+
+#include "check_error.hpp"
+#include "threads.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::Tensor;
+using strata::test::check_error;
+
+namespace {
+
+index_t uniform(std::mt19937_64& rng, index_t lo, index_t hi) {
+  return std::uniform_int_distribution<index_t>(lo, hi)(rng);
+}
+
+/// A view of @p shape over random small integers, made the hard way: transposed storage, a
+/// broadcast axis, flips, rolls and an index array, each at random.
+template <class T>
+Tensor<T> random_view(std::mt19937_64& rng, const Index& shape) {
+  const std::size_t rank = shape.size();
+  Index perm(rank);
+  std::iota(perm.begin(), perm.end(), index_t{0});
+  std::shuffle(perm.begin(), perm.end(), rng);
+  Index base_shape(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    base_shape[k] = shape[static_cast<std::size_t>(perm[k])];
+  }
+  // Broadcast one axis now and then: stored with extent 1.
+  std::ptrdiff_t broadcast = -1;
+  if (rank > 0 && uniform(rng, 0, 4) == 0) {
+    const auto k = static_cast<std::size_t>(uniform(rng, 0, static_cast<index_t>(rank) - 1));
+    if (base_shape[k] > 1) {
+      broadcast = static_cast<std::ptrdiff_t>(k);
+      base_shape[k] = 1;
+    }
+  }
+  Tensor<T> base(base_shape);
+  for (auto&& x : base) {
+    x = static_cast<T>(uniform(rng, -3, 3));
+  }
+  Index inverse(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    inverse[static_cast<std::size_t>(perm[k])] = static_cast<index_t>(k);
+  }
+  Tensor<T> v = base.transpose(inverse);
+  if (broadcast >= 0) {
+    v = v.broadcast(shape);
+  }
+  for (std::size_t k = 0; k < rank; ++k) {
+    const index_t roll = uniform(rng, 0, 5);
+    if (roll == 0) {
+      v = v.reverse(Index{static_cast<index_t>(k)});
+    } else if (roll == 1 && shape[k] > 1) {
+      v = v.rotate(uniform(rng, -3, 3), static_cast<index_t>(k));
+    } else if (roll == 2 && shape[k] > 1) {
+      std::vector<index_t> order(static_cast<std::size_t>(shape[k]));
+      std::iota(order.begin(), order.end(), index_t{0});
+      std::shuffle(order.begin(), order.end(), rng);
+      std::vector<strata::Selector> sel(k, strata::Selector(strata::all));
+      sel.emplace_back(order);
+      v = v.select(sel);
+    }
+  }
+  return v;
+}
+
+/// A random einsum problem, kept as the test's own lists of letters.
+struct Problem {
+  std::vector<std::string> inputs;  // letters per operand (no ellipsis)
+  std::string output;
+  bool explicit_output = true;
+  std::map<char, index_t> extents;
+  std::vector<Index> shapes;  // an operand axis may have extent 1 where the label's is larger
+  std::string spec() const {
+    std::string s;
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      s += (k == 0 ? "" : ",") + inputs[k];
+    }
+    return explicit_output ? s + "->" + output : s;
+  }
+};
+
+Problem random_problem(std::mt19937_64& rng) {
+  Problem p;
+  const std::string pool = "abcdef";
+  for (const char c : pool) {
+    const index_t roll = uniform(rng, 0, 9);
+    p.extents[c] = roll == 0 ? 0 : (roll == 1 ? 1 : uniform(rng, 2, 4));
+  }
+  const index_t operands = uniform(rng, 1, 4);
+  std::map<char, int> count;
+  for (index_t k = 0; k < operands; ++k) {
+    std::string labels;
+    const index_t rank = uniform(rng, 0, 4);
+    for (index_t a = 0; a < rank; ++a) {
+      char c = pool[static_cast<std::size_t>(uniform(rng, 0, 5))];
+      if (labels.find(c) != std::string::npos && uniform(rng, 0, 3) != 0) {
+        continue;  // repeats (diagonals) now and then
+      }
+      labels.push_back(c);
+      ++count[c];
+    }
+    p.inputs.push_back(labels);
+    Index shape;
+    for (const char c : labels) {
+      // Extent-1 axes broadcast against the label's extent, as NumPy's einsum.
+      const bool one =
+          p.extents[c] > 1 && labels.find(c) == labels.rfind(c) && uniform(rng, 0, 7) == 0;
+      shape.push_back(one ? 1 : p.extents[c]);
+    }
+    p.shapes.push_back(shape);
+  }
+  p.explicit_output = uniform(rng, 0, 3) != 0;
+  if (p.explicit_output) {
+    for (const auto& [c, n] : count) {
+      if (uniform(rng, 0, 1) == 1) {
+        p.output.push_back(c);
+      }
+    }
+    std::shuffle(p.output.begin(), p.output.end(), rng);
+  } else {
+    for (const auto& [c, n] : count) {
+      if (n == 1) {
+        p.output.push_back(c);  // NumPy's implicit output: labels met once, sorted
+      }
+    }
+  }
+  return p;
+}
+
+/// The naive loop: every assignment of every label, the product of the operands' elements
+/// there, summed into the output's element.
+template <class T>
+std::vector<T> reference(const Problem& p, const std::vector<Tensor<T>>& operands) {
+  // A label's extent is the largest of its axes' (an axis of extent 1 broadcasts against the
+  // others, as NumPy's einsum; a label whose every axis has extent 1 has extent 1).
+  std::map<char, index_t> extents;
+  for (std::size_t k = 0; k < p.inputs.size(); ++k) {
+    for (std::size_t a = 0; a < p.inputs[k].size(); ++a) {
+      const auto [it, fresh] = extents.emplace(p.inputs[k][a], p.shapes[k][a]);
+      const index_t e = p.shapes[k][a];
+      if (!fresh && it->second != 0) {
+        it->second = e == 0 ? 0 : std::max(it->second, e);  // 1 broadcasts, to 0 too
+      }
+    }
+  }
+  std::string labels;
+  for (const auto& in : p.inputs) {
+    for (const char c : in) {
+      if (labels.find(c) == std::string::npos) {
+        labels.push_back(c);
+      }
+    }
+  }
+  Index out_shape;
+  for (const char c : p.output) {
+    out_shape.push_back(extents.at(c));
+  }
+  std::vector<T> out(static_cast<std::size_t>(strata::checked_size(out_shape, "test")), T{0});
+  std::map<char, index_t> at;
+  const auto visit = [&](auto&& self, std::size_t depth) -> void {
+    if (depth == labels.size()) {
+      T product = T{1};
+      for (std::size_t k = 0; k < operands.size(); ++k) {
+        Index g;
+        for (std::size_t a = 0; a < p.inputs[k].size(); ++a) {
+          const index_t e = p.shapes[k][a];
+          g.push_back(e == 1 ? 0 : at[p.inputs[k][a]]);
+        }
+        product = static_cast<T>(product * operands[k].at(g));
+      }
+      index_t o = 0;
+      for (const char c : p.output) {
+        o = o * extents.at(c) + at[c];
+      }
+      out[static_cast<std::size_t>(o)] = static_cast<T>(out[static_cast<std::size_t>(o)] + product);
+      return;
+    }
+    const char c = labels[depth];
+    for (index_t i = 0; i < extents.at(c); ++i) {
+      at[c] = i;
+      self(self, depth + 1);
+    }
+  };
+  visit(visit, 0);
+  return out;
+}
+
+template <class T>
+void check_random_problems(std::uint64_t seed, int trials) {
+  std::mt19937_64 rng(seed);
+  int multi = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const Problem p = random_problem(rng);
+    std::vector<Tensor<T>> operands;
+    for (const Index& s : p.shapes) {
+      operands.push_back(random_view<T>(rng, s));
+    }
+    INFO("trial " << trial << ": " << p.spec());
+    const std::vector<T> want = reference(p, operands);
+    const auto run = [&](const auto& policy) {
+      switch (operands.size()) {
+        case 1:
+          return strata::einsum(policy, p.spec(), operands[0]);
+        case 2:
+          return strata::einsum(policy, p.spec(), operands[0], operands[1]);
+        case 3:
+          return strata::einsum(policy, p.spec(), operands[0], operands[1], operands[2]);
+        default:
+          return strata::einsum(policy, p.spec(), operands[0], operands[1], operands[2],
+                                operands[3]);
+      }
+    };
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        const Tensor<T> got = run(strata::par);
+        REQUIRE(got.to_vector() == want);
+      });
+    }
+    REQUIRE(run(strata::seq).to_vector() == want);
+    multi += operands.size() > 2 ? 1 : 0;
+  }
+  CHECK(multi > trials / 5);
+}
+
+}  // namespace
+
+TEST_CASE("einsum agrees with a naive loop on random specs over random views",
+          "[contract][property]") {
+  SECTION("double") {
+    check_random_problems<double>(30, 300);
+  }
+  SECTION("float") {
+    check_random_problems<float>(31, 150);
+  }
+  SECTION("int (the generic kernel)") {
+    check_random_problems<std::int32_t>(32, 150);
+  }
+}
+
+TEST_CASE("einsum speaks NumPy's language", "[contract]") {
+  const Tensor<double> a{{1, 2, 3}, {4, 5, 6}};
+  const Tensor<double> b{{1, 0}, {0, 1}, {1, 1}};
+  const Tensor<double> ab{{4, 5}, {10, 11}};
+  CHECK(strata::einsum("ij,jk->ik", a, b) == ab);
+  CHECK(strata::einsum("ij,jk", a, b) == ab);            // implicit output
+  CHECK(strata::einsum(" ij , jk -> ik ", a, b) == ab);  // spaces
+  CHECK(strata::einsum("ij->ji", a) == a.transpose().copy());
+  CHECK(strata::einsum("ji", a) == a.transpose().copy());  // implicit: sorted
+  const Tensor<double> m{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
+  CHECK(strata::einsum("ii", m).at({}) == 15);
+  CHECK(strata::einsum("ii->i", m) == Tensor<double>::of({1, 5, 9}));
+  CHECK(strata::einsum("ij->", a).at({}) == 21);
+  CHECK(strata::einsum("i,j->ij", Tensor<double>::of({1, 2}), Tensor<double>::of({3, 4})) ==
+        Tensor<double>{{3, 4}, {6, 8}});
+  CHECK(strata::einsum("bij,bjk->bik", a.broadcast({2, 2, 3}), b.broadcast({2, 3, 2})) ==
+        ab.broadcast({2, 2, 2}).copy());
+  CHECK(strata::einsum("...ij,...jk->...ik", a.broadcast({3, 2, 3}), b) ==
+        ab.broadcast({3, 2, 2}).copy());
+  CHECK(strata::einsum("Ab,ab", a, a).shape() == Index{2, 2});  // upper case sorts first
+  SECTION("the element type is the operands' common type") {
+    const Tensor<float> f{{1, 2}, {3, 4}};
+    const Tensor<int> i{{1, 0}, {0, 1}};
+    static_assert(std::is_same_v<decltype(strata::einsum("ij,jk", f, i)), Tensor<float>>);
+    static_assert(std::is_same_v<decltype(strata::einsum("ij,jk", f, a)), Tensor<double>>);
+    static_assert(std::is_same_v<decltype(strata::einsum("ij,jk", i, i)), Tensor<int>>);
+    CHECK(strata::einsum("ij,jk", i, i) == i);
+  }
+}
+
+TEST_CASE("einsum_into writes into any view with alpha and beta", "[contract]") {
+  const Tensor<double> a{{1, 2, 3}, {4, 5, 6}};
+  const Tensor<double> b{{1, 0}, {0, 1}, {1, 1}};
+  const Tensor<double> b3{{1, 0, 1}, {0, 1, 1}, {1, 1, 0}};
+  Tensor<double> c({3, 5});
+  c.fill(1.0);
+  auto view = c.select({strata::Range{0, 2}, strata::Range{{}, {}, -2}});  // strided, flipped
+  strata::einsum_into(view, "ij,jk->ik", a, b3);
+  CHECK(view.to_vector() == std::vector<double>{4, 5, 3, 10, 11, 9});
+  strata::einsum_into(view, strata::Scaling{2.0, 1.0}, "ij,jk->ik", a, b3);
+  CHECK(view.to_vector() == std::vector<double>{12, 15, 9, 30, 33, 27});
+  CHECK(c.select({2}).to_vector() == std::vector<double>{1, 1, 1, 1, 1});  // untouched
+  SECTION("an output that overlaps an input is computed from a copy, as NumPy") {
+    Tensor<double> s{{1, 2}, {3, 4}};
+    strata::einsum_into(s, "ij,jk->ik", s, s);
+    CHECK(s == Tensor<double>{{7, 10}, {15, 22}});
+    Tensor<double> t{{1, 2}, {3, 4}};
+    strata::einsum_into(t, "ij->ji", t);
+    CHECK(t == Tensor<double>{{1, 3}, {2, 4}});
+  }
+  SECTION("beta 0 does not read the output (NaN does not propagate)") {
+    Tensor<double> n({2, 2});
+    n.fill(NAN);
+    strata::einsum_into(n, "ij,jk->ik", a, b);
+    CHECK(n == Tensor<double>{{4, 5}, {10, 11}});
+  }
+}
+
+TEST_CASE("the labelled form is einsum by names", "[contract]") {
+  Tensor<double> a{{1, 2, 3}, {4, 5, 6}};
+  Tensor<double> b{{1, 0}, {0, 1}, {1, 1}};
+  Tensor<double> c({2, 2});
+  c("i,k") = a("i,j") * b("j,k");
+  CHECK(c == Tensor<double>{{4, 5}, {10, 11}});
+  c("i,k") += 2.0 * a("i,j") * b("j,k");
+  CHECK(c == Tensor<double>{{12, 15}, {30, 33}});
+  c("i,k") -= a("i,j") * b("j,k") * 2.0;
+  CHECK(c == Tensor<double>{{4, 5}, {10, 11}});
+  // A sum with a permutation that reads c itself: the old c, as NumPy would.
+  c("i,j") = a("i,k") * b("k,j") + c("j,i");
+  CHECK(c == Tensor<double>{{8, 15}, {15, 22}});
+  Tensor<double> t({3, 2});
+  t("j,i") = a("i,j");
+  CHECK(t == a.transpose().copy());
+  Tensor<double> scalar;
+  scalar("") = a("mu,nu") * a("mu,nu");  // multi-letter names; a full contraction
+  CHECK(scalar.at({}) == 91);
+  const Tensor<double> ca = a;
+  Tensor<double> d({2, 2});
+  d("i,k") = ca("i,j") * b("j,k");  // a const tensor is a read-only factor
+  CHECK(d == Tensor<double>{{4, 5}, {10, 11}});
+  check_error<strata::ShapeError>([&] { c("i,j,k") = a("i,j") * b("j,k"); }, "labels", "rank 2");
+  check_error<strata::ShapeError>([&] { c("i,z") = a("i,j") * b("j,k"); }, "einsum", "'z'");
+  check_error<strata::ShapeError>([&] { c("i,k") = a("i,j") * a("j,k"); }, "einsum", "'j'");
+}
+
+TEST_CASE("plans order operands by flops and explain their path", "[contract]") {
+  // A chain whose best order is right to left: (a (b (c d)))...
+  const Tensor<double> a({2, 50});
+  const Tensor<double> b({50, 40});
+  const Tensor<double> c({40, 30});
+  const Tensor<double> d({30, 1});
+  const strata::ContractionPlan plan = strata::einsum_plan("ij,jk,kl,lm->im", a, b, c, d);
+  REQUIRE(plan.steps().size() == 3);
+  // Brute force over the five bracketings of a 4-chain: the plan's flops are the least.
+  const double ab = 2.0 * 2 * 50 * 40;
+  const double bc = 2.0 * 50 * 40 * 30;
+  const double cd = 2.0 * 40 * 30 * 1;
+  const std::vector<double> orders{
+      ab + 2.0 * 2 * 40 * 30 + 2.0 * 2 * 30 * 1,  // ((ab)c)d
+      bc + 2.0 * 2 * 50 * 30 + 2.0 * 2 * 30 * 1,  // (a(bc))d
+      bc + 2.0 * 50 * 30 * 1 + 2.0 * 2 * 50 * 1,  // a((bc)d)
+      cd + 2.0 * 50 * 40 * 1 + 2.0 * 2 * 50 * 1,  // a(b(cd))
+      ab + cd + 2.0 * 2 * 40 * 1,                 // (ab)(cd)
+  };
+  CHECK(plan.flops() == *std::min_element(orders.begin(), orders.end()));
+  const std::string text = plan.explain();
+  CHECK(text.find("einsum ij,jk,kl,lm->im -> shape [2 1]") == 0);
+  CHECK(text.find("step 3") != std::string::npos);
+  CHECK(text.find("gemm") != std::string::npos);
+  SECTION("more operands than the optimal search takes are ordered greedily") {
+    std::vector<Tensor<double>> chain;
+    for (int k = 0; k < 8; ++k) {
+      chain.emplace_back(Index{3, 3});
+      chain.back().fill(1.0);
+    }
+    const auto r = strata::einsum("ab,bc,cd,de,ef,fg,gh,hi->ai", chain[0], chain[1], chain[2],
+                                  chain[3], chain[4], chain[5], chain[6], chain[7]);
+    CHECK(r.to_vector() == std::vector<double>(9, 2187.0));  // 3^7
+  }
+}
+
+TEST_CASE("bad contractions are typed errors naming what was wrong; nothing is written",
+          "[contract][errors]") {
+  const Tensor<double> a({2, 3});
+  const Tensor<double> b({3, 4});
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,j%->i", a, b); }, "einsum",
+                                  "'%' at position 4");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,jk->iz", a, b); }, "einsum",
+                                  "output label 'z' appears in no input");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,jk->ii", a, b); }, "einsum",
+                                  "'i' is named twice");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,jk,k->i", a, b); }, "einsum",
+                                  "names 3 operands but 2 were given");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,jk->ik", a, a); }, "einsum",
+                                  "label 'j' has extent 3 in operand 0 and 2 in operand 1");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ijk,jk", a, b); }, "einsum",
+                                  "operand 0 has rank 2");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("i.j,jk", a, b); }, "einsum",
+                                  "'.' at position 1");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::einsum("...ij,jk->ik", a.broadcast({2, 2, 3}), b);
+      },
+      "einsum", "no '...' to keep them");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ii", a); }, "einsum",
+                                  "extents 2 and 3");
+  Tensor<double> out({2, 4});
+  out.fill(7.0);
+  Tensor<double> wrong({4, 2});
+  check_error<strata::ShapeError>([&] { strata::einsum_into(wrong, "ij,jk->ik", a, b); },
+                                  "einsum_into", "the output has shape [4 2]");
+  auto broadcast = Tensor<double>::of({1, 2, 3, 4}).broadcast({2, 4});
+  check_error<strata::LayoutError>([&] { strata::einsum_into(broadcast, "ij,jk->ik", a, b); },
+                                   "einsum_into", "cannot be written");
+  auto generated = strata::zeros<double>({2, 4});
+  check_error<strata::LayoutError>([&] { strata::einsum_into(generated, "ij,jk->ik", a, b); },
+                                   "einsum_into", "cannot be written");
+  check_error<strata::ShapeError>([&] { strata::einsum_into(out, "ij,jk->ik", a, a); }, "einsum",
+                                  "label 'j'");
+  CHECK(out.to_vector() == std::vector<double>(8, 7.0));  // nothing written
+  SECTION("sizes and flops that overflow int64") {
+    const index_t big = index_t{1} << 40;
+    const Tensor<double> wide = strata::zeros<double>({big});
+    check_error<strata::ShapeError>([&] { (void)strata::einsum_plan("i,j->ij", wide, wide); },
+                                    "einsum", "int64");
+    const Tensor<double> tall = strata::zeros<double>({2, index_t{1} << 61});
+    const Tensor<double> flat = strata::zeros<double>({index_t{1} << 61, 2});
+    check_error<strata::ShapeError>([&] { (void)strata::einsum_plan("ij,jk->ik", tall, flat); },
+                                    "einsum", "overflow");
+  }
+}

@@ -460,7 +460,21 @@ requires(!std::is_const_v<T>) void einsum_into(const P& policy, const Tensor<T>&
   const ContractionPlan plan = detail::plan_of(spec, operands...);
   detail::einsum_planned(policy, plan, out, scaling, operands...);
 }
-/// @copydoc einsum_into(const P&, const Tensor<T>&, Scaling, std::string_view, const Ops&...)
+/// Writes a contraction into a view: `out = einsum(spec, operands...)`, or with @p scaling
+/// `out = alpha * einsum(...) + beta * out` as BLAS's gemm (beta 0: `out` is not read).
+/// Converted to out's element type. An operand that shares out's storage is read from a copy
+/// first, as NumPy does; nothing is written when an argument is bad.
+///
+/// @code
+/// strata::einsum_into(c, "ij,jk->ik", a, b);                        // c = a b
+/// strata::einsum_into(c, strata::Scaling{2.0, 1.0}, "ij,jk->ik", a, b);  // c += 2 a b
+/// @endcode
+/// @param out the destination view (writable, of the result's shape)
+/// @param scaling alpha and beta
+/// @param spec NumPy's einsum subscripts
+/// @param operands tensors, views or expressions, one per operand of @p spec
+/// @throws ShapeError as einsum(), or when out's shape is not the result's; LayoutError when
+///         out cannot be written
 template <class T, class... Ops>
 requires(!std::is_const_v<T>) void einsum_into(const Tensor<T>& out, Scaling scaling,
                                                std::string_view spec, const Ops&... operands) {
@@ -511,7 +525,30 @@ requires(sizeof...(Ops) >= 1) auto einsum(const P& policy, std::string_view spec
   detail::einsum_planned(policy, plan, out, Scaling{}, operands...);
   return out;
 }
-/// @copydoc einsum(const P&, std::string_view, const Ops&...)
+/// Contracts tensors as NumPy's `einsum(spec, *operands, optimize=True)`: a new row-major
+/// tensor of the operands' common element type.
+///
+/// The spec is NumPy's language: `"ij,jk->ik"` (a matrix product), `"ij,jk"` (implicit
+/// output: the labels met once, sorted), `"ii->i"` and `"ii"` (diagonal, trace), `"i,j->ij"`
+/// (outer), `"bij,bjk->bik"` (batch), `"...ij,...jk->...ik"` (ellipsis, broadcasting), any
+/// number of operands. Three or more are contracted pairwise in the order with the fewest
+/// flops (ContractionPlan). A step with rows, columns and a sum is a matrix product on BLIS
+/// (float, double), handed the views' strides where each mode group coalesces (negative and
+/// non-unit strides included) and a packed copy where it does not; other steps are one fused
+/// pass. See einsum_plan() for the path.
+///
+/// @code
+/// auto c = strata::einsum("ij,jk->ik", a, b);
+/// auto t = strata::einsum("ii", m);                       // trace: a rank-0 tensor
+/// auto r = strata::einsum("ijab,abcd->ijcd", t2, v);      // CCSD-like, one GEMM
+/// @endcode
+/// @param spec NumPy's einsum subscripts
+/// @param operands tensors, views or expressions
+/// @return the result
+/// @throws ShapeError for a spec that does not parse (naming the position), an output label
+///         in no input or named twice, a number of operands other than the spec's, a label
+///         with two extents neither of which is 1 (naming the label and both), flops or a size
+///         that overflow int64
 template <class... Ops>
 requires(sizeof...(Ops) >= 1) auto einsum(std::string_view spec, const Ops&... operands) {
   return einsum(par, spec, operands...);

@@ -429,7 +429,19 @@ template <class Acc = void, ExecutionPolicy P, Reducible X>
 auto sum(const P& policy, const X& x, const Axes& axes, bool keepdims = false) {
   return detail::sum_along<detail::sum_acc_t<Acc, X>>(policy, x, axes.list(), keepdims);
 }
-/// @copydoc sum(const P&, const X&, const Axes&, bool)
+/// Sums along axes (`np.sum(x, axis=axes)`), of accumulator_t of the element type (bool and
+/// narrow integers sum in 64 bits: `sum(a > 0, 0)` counts per column) or of @p Acc, as NumPy's
+/// `dtype=`.
+///
+/// An expression is summed in the pass that computes it, with no temporary. A sparse operand
+/// (a sparse tensor, or an expression that evaluates sparse: `sum(K * x, 1)` is a sparse
+/// matrix times a vector) is summed in O(nnz). The same bits for any thread count.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the sums
+/// @throws IndexError when an axis does not exist or is named twice
 template <class Acc = void, Reducible X>
 auto sum(const X& x, const Axes& axes, bool keepdims = false) {
   return detail::sum_along<detail::sum_acc_t<Acc, X>>(par, x, axes.list(), keepdims);
@@ -444,7 +456,10 @@ auto sum(const P& policy, const X& x) {
   return detail::value_of(
       detail::sum_along<detail::sum_acc_t<Acc, X>>(policy, x, detail::every_axis(x), false));
 }
-/// @copydoc sum(const P&, const X&)
+/// Sum of every element (`np.sum(x)`): one value (see the axes form).
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @return the sum
 template <class Acc = void, Reducible X>
 auto sum(const X& x) {
   return detail::value_of(
@@ -464,7 +479,14 @@ auto prod(const P& policy, const X& x, const Axes& axes, bool keepdims = false) 
   using A = detail::sum_acc_t<Acc, X>;
   return detail::reduce_named<detail::ProdKind<A>>(policy, x, axes.list(), keepdims, "prod");
 }
-/// @copydoc prod(const P&, const X&, const Axes&, bool)
+/// Products along axes (`np.prod(x, axis=axes)`), of accumulator_t of the element type or of
+/// @p Acc; 1 for an empty reduction.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the products
+/// @throws IndexError when an axis does not exist or is named twice
 template <class Acc = void, Reducible X>
 auto prod(const X& x, const Axes& axes, bool keepdims = false) {
   using A = detail::sum_acc_t<Acc, X>;
@@ -479,7 +501,10 @@ template <class Acc = void, ExecutionPolicy P, Reducible X>
 auto prod(const P& policy, const X& x) {
   return detail::reduce_all<detail::ProdKind<detail::sum_acc_t<Acc, X>>>(policy, x);
 }
-/// @copydoc prod(const P&, const X&)
+/// Product of every element (`np.prod(x)`): one value.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @return the product
 template <class Acc = void, Reducible X>
 auto prod(const X& x) {
   return detail::reduce_all<detail::ProdKind<detail::sum_acc_t<Acc, X>>>(par, x);
@@ -501,7 +526,13 @@ auto min(const P& policy, const X& x, const Axes& axes, bool keepdims = false) {
   return detail::reduce_named<detail::ExtremumKind<V, false>>(policy, x, axes.list(), keepdims,
                                                               "min");
 }
-/// @copydoc min(const P&, const X&, const Axes&, bool)
+/// Minima along axes (`np.min(x, axis=axes)`): NaN propagates, as NumPy's; an empty reduction
+/// gives the largest value of the type (+inf for floats), where NumPy raises.
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the minima
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto min(const X& x, const Axes& axes, bool keepdims = false) {
   return min(par, x, axes, keepdims);
@@ -516,7 +547,10 @@ auto min(const P& policy, const X& x) {
   detail::check_not_empty(x, "min", "minimum");
   return detail::reduce_all<detail::ExtremumKind<detail::reduced_value_t<X>, false>>(policy, x);
 }
-/// @copydoc min(const P&, const X&)
+/// The smallest element (`np.min(x)`; NaN when one is NaN).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the minimum
+/// @throws ShapeError when it is empty (as NumPy, which has no identity for it)
 template <Reducible X>
 auto min(const X& x) {
   return min(par, x);
@@ -535,7 +569,13 @@ auto max(const P& policy, const X& x, const Axes& axes, bool keepdims = false) {
   return detail::reduce_named<detail::ExtremumKind<V, true>>(policy, x, axes.list(), keepdims,
                                                              "max");
 }
-/// @copydoc max(const P&, const X&, const Axes&, bool)
+/// Maxima along axes (`np.max(x, axis=axes)`): NaN propagates; an empty reduction gives the
+/// lowest value of the type (-inf for floats), where NumPy raises.
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the maxima
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto max(const X& x, const Axes& axes, bool keepdims = false) {
   return max(par, x, axes, keepdims);
@@ -550,7 +590,10 @@ auto max(const P& policy, const X& x) {
   detail::check_not_empty(x, "max", "maximum");
   return detail::reduce_all<detail::ExtremumKind<detail::reduced_value_t<X>, true>>(policy, x);
 }
-/// @copydoc max(const P&, const X&)
+/// The largest element (`np.max(x)`; NaN when one is NaN).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the maximum
+/// @throws ShapeError when it is empty
 template <Reducible X>
 auto max(const X& x) {
   return max(par, x);
@@ -575,7 +618,13 @@ auto mean(const P& policy, const X& x, const Axes& axes, bool keepdims = false) 
   detail::divide_by(out, detail::reduced_count(shape, reduced));
   return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
 }
-/// @copydoc mean(const P&, const X&, const Axes&, bool)
+/// Means along axes (`np.mean(x, axis=axes)`), in double for integers and bool, else in the
+/// element type; NaN where an axis of extent 0 is reduced, as NumPy.
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the means
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto mean(const X& x, const Axes& axes, bool keepdims = false) {
   return mean(par, x, axes, keepdims);
@@ -588,7 +637,9 @@ template <ExecutionPolicy P, Reducible X>
 auto mean(const P& policy, const X& x) {
   return detail::value_of(mean(policy, x, detail::every_axis(x)));
 }
-/// @copydoc mean(const P&, const X&)
+/// The mean of every element (`np.mean(x)`; NaN when empty).
+/// @param x a tensor, view, selection or expression
+/// @return the mean
 template <Reducible X>
 auto mean(const X& x) {
   return mean(par, x);
@@ -648,7 +699,16 @@ auto var(const P& policy, const X& x, const Axes& axes, Ddof ddof = {}, bool kee
   auto [out, reduced] = detail::variance(policy, x, axes.list(), ddof, "var");
   return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
 }
-/// @copydoc var(const P&, const X&, const Axes&, Ddof, bool)
+/// Variances along axes (`np.var(x, axis=axes, ddof=...)`): the mean of the squared deviations
+/// from the mean, dividing by the count less @p ddof, in double for integers and bool. Where the
+/// count less ddof is 0 or below, the division by 0 gives inf, or NaN where every deviation is
+/// 0, as NumPy (which also warns).
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param ddof the degrees of freedom (Ddof{1}: the sample variance)
+/// @param keepdims keep reduced axes with extent 1
+/// @return the variances
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto var(const X& x, const Axes& axes, Ddof ddof = {}, bool keepdims = false) {
   return var(par, x, axes, ddof, keepdims);
@@ -662,7 +722,10 @@ template <ExecutionPolicy P, Reducible X>
 auto var(const P& policy, const X& x, Ddof ddof = {}) {
   return detail::value_of(var(policy, x, detail::every_axis(x), ddof));
 }
-/// @copydoc var(const P&, const X&, Ddof)
+/// The variance of every element (`np.var(x, ddof=...)`).
+/// @param x a tensor, view, selection or expression
+/// @param ddof the degrees of freedom
+/// @return the variance
 template <Reducible X>
 auto var(const X& x, Ddof ddof = {}) {
   return var(par, x, ddof);
@@ -682,7 +745,14 @@ auto std(const P& policy, const X& x, const Axes& axes, Ddof ddof = {}, bool kee
   detail::square_root(out);
   return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
 }
-/// @copydoc std(const P&, const X&, const Axes&, Ddof, bool)
+/// Standard deviations along axes (`np.std(x, axis=axes, ddof=...)`): the square roots of
+/// var().
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param ddof the degrees of freedom
+/// @param keepdims keep reduced axes with extent 1
+/// @return the standard deviations
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto std(const X& x, const Axes& axes, Ddof ddof = {}, bool keepdims = false) {
   return strata::std(par, x, axes, ddof, keepdims);
@@ -696,7 +766,10 @@ template <ExecutionPolicy P, Reducible X>
 auto std(const P& policy, const X& x, Ddof ddof = {}) {
   return detail::value_of(strata::std(policy, x, detail::every_axis(x), ddof));
 }
-/// @copydoc std(const P&, const X&, Ddof)
+/// The standard deviation of every element (`np.std(x, ddof=...)`).
+/// @param x a tensor, view, selection or expression
+/// @param ddof the degrees of freedom
+/// @return the standard deviation
 template <Reducible X>
 auto std(const X& x, Ddof ddof = {}) {
   return strata::std(par, x, ddof);
@@ -715,7 +788,12 @@ template <ExecutionPolicy P, Reducible X>
 Tensor<bool> any(const P& policy, const X& x, const Axes& axes, bool keepdims = false) {
   return detail::reduce_named<detail::TruthKind<false>>(policy, x, axes.list(), keepdims, "any");
 }
-/// @copydoc any(const P&, const X&, const Axes&, bool)
+/// Whether any element along axes is non-zero (`np.any(x, axis=axes)`; NaN counts as true).
+/// @param x a tensor, view, selection or expression (a mask: `any(a > 0, 1)`)
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return a bool tensor (false for an empty reduction)
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 Tensor<bool> any(const X& x, const Axes& axes, bool keepdims = false) {
   return any(par, x, axes, keepdims);
@@ -728,7 +806,9 @@ template <ExecutionPolicy P, Reducible X>
 bool any(const P& policy, const X& x) {
   return detail::reduce_all<detail::TruthKind<false>>(policy, x);
 }
-/// @copydoc any(const P&, const X&)
+/// Whether any element is non-zero (`np.any(x)`).
+/// @param x a tensor, view, selection or expression
+/// @return true when one is
 template <Reducible X>
 bool any(const X& x) {
   return any(par, x);
@@ -780,7 +860,12 @@ Tensor<index_t> count_nonzero(const P& policy, const X& x, const Axes& axes,
                               bool keepdims = false) {
   return detail::reduce_named<detail::CountKind>(policy, x, axes.list(), keepdims, "count_nonzero");
 }
-/// @copydoc count_nonzero(const P&, const X&, const Axes&, bool)
+/// The number of non-zero elements along axes (`np.count_nonzero(x, axis=axes)`), as int64.
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the counts
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 Tensor<index_t> count_nonzero(const X& x, const Axes& axes, bool keepdims = false) {
   return count_nonzero(par, x, axes, keepdims);
@@ -793,7 +878,9 @@ template <ExecutionPolicy P, Reducible X>
 index_t count_nonzero(const P& policy, const X& x) {
   return detail::reduce_all<detail::CountKind>(policy, x);
 }
-/// @copydoc count_nonzero(const P&, const X&)
+/// The number of non-zero elements (`np.count_nonzero(x)`).
+/// @param x a tensor, view, selection or expression
+/// @return the count
 template <Reducible X>
 index_t count_nonzero(const X& x) {
   return count_nonzero(par, x);
@@ -832,7 +919,13 @@ auto nansum(const P& policy, const X& x, const Axes& axes, bool keepdims = false
   using A = accumulator_t<detail::reduced_value_t<X>>;
   return detail::reduce_named<detail::NanSumKind<A>>(policy, x, axes.list(), keepdims, "nansum");
 }
-/// @copydoc nansum(const P&, const X&, const Axes&, bool)
+/// Sums along axes with NaN taken as 0 (`np.nansum(x, axis=axes)`), of accumulator_t of the
+/// element type; for integers the same as sum().
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the sums
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto nansum(const X& x, const Axes& axes, bool keepdims = false) {
   return nansum(par, x, axes, keepdims);
@@ -846,7 +939,9 @@ auto nansum(const P& policy, const X& x) {
   return detail::reduce_all<detail::NanSumKind<accumulator_t<detail::reduced_value_t<X>>>>(policy,
                                                                                            x);
 }
-/// @copydoc nansum(const P&, const X&)
+/// Sum of every element with NaN taken as 0 (`np.nansum(x)`).
+/// @param x a tensor, view, selection or expression
+/// @return the sum
 template <Reducible X>
 auto nansum(const X& x) {
   return nansum(par, x);
@@ -874,7 +969,13 @@ auto nanmean(const P& policy, const X& x, const Axes& axes, bool keepdims = fals
   }
   return keepdims ? out : out.squeeze(detail::marked_axes(reduced));
 }
-/// @copydoc nanmean(const P&, const X&, const Axes&, bool)
+/// Means along axes of the elements that are not NaN (`np.nanmean(x, axis=axes)`): NaN where
+/// every element is NaN or none is reduced (NumPy also warns).
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the means
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto nanmean(const X& x, const Axes& axes, bool keepdims = false) {
   return nanmean(par, x, axes, keepdims);
@@ -887,7 +988,9 @@ template <ExecutionPolicy P, Reducible X>
 auto nanmean(const P& policy, const X& x) {
   return detail::value_of(nanmean(policy, x, detail::every_axis(x)));
 }
-/// @copydoc nanmean(const P&, const X&)
+/// The mean of the elements that are not NaN (`np.nanmean(x)`).
+/// @param x a tensor, view, selection or expression
+/// @return the mean (NaN when there is none)
 template <Reducible X>
 auto nanmean(const X& x) {
   return nanmean(par, x);
@@ -906,7 +1009,13 @@ auto nanmin(const P& policy, const X& x, const Axes& axes, bool keepdims = false
   return detail::reduce_named<detail::NanExtremumKind<V, false>>(policy, x, axes.list(), keepdims,
                                                                  "nanmin");
 }
-/// @copydoc nanmin(const P&, const X&, const Axes&, bool)
+/// Minima along axes skipping NaN (`np.nanmin(x, axis=axes)`): NaN where every element is NaN
+/// or none is reduced.
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the minima
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto nanmin(const X& x, const Axes& axes, bool keepdims = false) {
   return nanmin(par, x, axes, keepdims);
@@ -921,7 +1030,10 @@ auto nanmin(const P& policy, const X& x) {
   detail::check_not_empty(x, "nanmin", "minimum");
   return detail::reduce_all<detail::NanExtremumKind<detail::reduced_value_t<X>, false>>(policy, x);
 }
-/// @copydoc nanmin(const P&, const X&)
+/// The smallest element that is not NaN (`np.nanmin(x)`; NaN when every one is).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the minimum
+/// @throws ShapeError when it is empty
 template <Reducible X>
 auto nanmin(const X& x) {
   return nanmin(par, x);
@@ -939,7 +1051,12 @@ auto nanmax(const P& policy, const X& x, const Axes& axes, bool keepdims = false
   return detail::reduce_named<detail::NanExtremumKind<V, true>>(policy, x, axes.list(), keepdims,
                                                                 "nanmax");
 }
-/// @copydoc nanmax(const P&, const X&, const Axes&, bool)
+/// Maxima along axes skipping NaN (`np.nanmax(x, axis=axes)`).
+/// @param x a tensor, view, selection or expression
+/// @param axes the axes (one, or a list); negative counts from the end
+/// @param keepdims keep reduced axes with extent 1
+/// @return the maxima
+/// @throws IndexError when an axis does not exist or is named twice
 template <Reducible X>
 auto nanmax(const X& x, const Axes& axes, bool keepdims = false) {
   return nanmax(par, x, axes, keepdims);
@@ -954,7 +1071,10 @@ auto nanmax(const P& policy, const X& x) {
   detail::check_not_empty(x, "nanmax", "maximum");
   return detail::reduce_all<detail::NanExtremumKind<detail::reduced_value_t<X>, true>>(policy, x);
 }
-/// @copydoc nanmax(const P&, const X&)
+/// The largest element that is not NaN (`np.nanmax(x)`; NaN when every one is).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the maximum
+/// @throws ShapeError when it is empty
 template <Reducible X>
 auto nanmax(const X& x) {
   return nanmax(par, x);
@@ -1015,7 +1135,13 @@ template <ExecutionPolicy P, Reducible X, std::integral I>
 Tensor<index_t> argmin(const P& policy, const X& x, I axis, bool keepdims = false) {
   return detail::arg_extremum<false>(policy, x, static_cast<index_t>(axis), keepdims, "argmin");
 }
-/// @copydoc argmin(const P&, const X&, I, bool)
+/// The indices of the minima along one axis (`np.argmin(x, axis)`): the first minimum, or the
+/// first NaN where there is one, as NumPy.
+/// @param x a tensor, view, selection or expression
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the indices along the axis
+/// @throws IndexError when the axis does not exist; ShapeError when it has extent 0
 template <Reducible X, std::integral I>
 Tensor<index_t> argmin(const X& x, I axis, bool keepdims = false) {
   return argmin(par, x, axis, keepdims);
@@ -1029,7 +1155,10 @@ template <ExecutionPolicy P, Reducible X>
 index_t argmin(const P& policy, const X& x) {
   return detail::value_of(detail::arg_extremum<false>(policy, x, std::nullopt, false, "argmin"));
 }
-/// @copydoc argmin(const P&, const X&)
+/// The flat row-major index of the first minimum (`np.argmin(x)`; the first NaN wins).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the index
+/// @throws ShapeError when it is empty
 template <Reducible X>
 index_t argmin(const X& x) {
   return argmin(par, x);
@@ -1046,7 +1175,13 @@ template <ExecutionPolicy P, Reducible X, std::integral I>
 Tensor<index_t> argmax(const P& policy, const X& x, I axis, bool keepdims = false) {
   return detail::arg_extremum<true>(policy, x, static_cast<index_t>(axis), keepdims, "argmax");
 }
-/// @copydoc argmax(const P&, const X&, I, bool)
+/// The indices of the maxima along one axis (`np.argmax(x, axis)`: the first maximum, or the
+/// first NaN).
+/// @param x a tensor, view, selection or expression
+/// @param axis the axis; negative counts from the end
+/// @param keepdims keep it with extent 1
+/// @return the indices along the axis
+/// @throws IndexError when the axis does not exist; ShapeError when it has extent 0
 template <Reducible X, std::integral I>
 Tensor<index_t> argmax(const X& x, I axis, bool keepdims = false) {
   return argmax(par, x, axis, keepdims);
@@ -1060,7 +1195,10 @@ template <ExecutionPolicy P, Reducible X>
 index_t argmax(const P& policy, const X& x) {
   return detail::value_of(detail::arg_extremum<true>(policy, x, std::nullopt, false, "argmax"));
 }
-/// @copydoc argmax(const P&, const X&)
+/// The flat row-major index of the first maximum (`np.argmax(x)`; the first NaN wins).
+/// @param x a tensor, view, selection or expression, not empty
+/// @return the index
+/// @throws ShapeError when it is empty
 template <Reducible X>
 index_t argmax(const X& x) {
   return argmax(par, x);
@@ -1147,7 +1285,13 @@ auto cumsum(const P& policy, const X& x, I axis) {
   using A = detail::sum_acc_t<Acc, X>;
   return detail::scan<A>(policy, x, static_cast<index_t>(axis), std::plus<A>{}, "cumsum");
 }
-/// @copydoc cumsum(const P&, const X&, I)
+/// Running sums along one axis (`np.cumsum(x, axis)`), in accumulator_t of the element type
+/// (bool and narrow integers in 64 bits) or @p Acc; the shape of @p x.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @param axis the axis; negative counts from the end
+/// @return the running sums
+/// @throws IndexError when the axis does not exist
 template <class Acc = void, Reducible X, std::integral I>
 auto cumsum(const X& x, I axis) {
   using A = detail::sum_acc_t<Acc, X>;
@@ -1163,7 +1307,10 @@ auto cumsum(const P& policy, const X& x) {
   using A = detail::sum_acc_t<Acc, X>;
   return detail::scan<A>(policy, x, std::nullopt, std::plus<A>{}, "cumsum");
 }
-/// @copydoc cumsum(const P&, const X&)
+/// Running sums of the flattened operand, in row-major order (`np.cumsum(x)`): rank 1.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @return the running sums
 template <class Acc = void, Reducible X>
 auto cumsum(const X& x) {
   using A = detail::sum_acc_t<Acc, X>;
@@ -1182,7 +1329,13 @@ auto cumprod(const P& policy, const X& x, I axis) {
   using A = detail::sum_acc_t<Acc, X>;
   return detail::scan<A>(policy, x, static_cast<index_t>(axis), std::multiplies<A>{}, "cumprod");
 }
-/// @copydoc cumprod(const P&, const X&, I)
+/// Running products along one axis (`np.cumprod(x, axis)`), in accumulator_t of the element
+/// type or @p Acc.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @param axis the axis; negative counts from the end
+/// @return the running products
+/// @throws IndexError when the axis does not exist
 template <class Acc = void, Reducible X, std::integral I>
 auto cumprod(const X& x, I axis) {
   using A = detail::sum_acc_t<Acc, X>;
@@ -1198,7 +1351,10 @@ auto cumprod(const P& policy, const X& x) {
   using A = detail::sum_acc_t<Acc, X>;
   return detail::scan<A>(policy, x, std::nullopt, std::multiplies<A>{}, "cumprod");
 }
-/// @copydoc cumprod(const P&, const X&)
+/// Running products of the flattened operand (`np.cumprod(x)`): rank 1.
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param x a tensor, view, selection or expression
+/// @return the running products
 template <class Acc = void, Reducible X>
 auto cumprod(const X& x) {
   using A = detail::sum_acc_t<Acc, X>;

@@ -288,7 +288,7 @@ class Selection {
   /// Assigning to a temporary selection (`s.select(...) = x`) would write nothing: it does not
   /// compile. Write into a tensor view instead (`t.select(...) = x`).
   Selection& operator=(const Selection&) && = delete;
-  /// @copydoc operator=(const Selection&) &&
+  /// Moving into a temporary selection would write nothing either: it does not compile.
   Selection& operator=(Selection&&) && = delete;
   /// Releases this handle.
   ~Selection() = default;

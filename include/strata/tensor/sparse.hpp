@@ -762,10 +762,15 @@ class CooIndices {
       view_ = owned_;
     }
   }
+  /// Not copied: a view may point into the converted values it owns.
   CooIndices(const CooIndices&) = delete;
+  /// Not assigned (see the copy constructor).
   CooIndices& operator=(const CooIndices&) = delete;
+  /// Not moved (see the copy constructor).
   CooIndices(CooIndices&&) = delete;
+  /// Not assigned (see the copy constructor).
   CooIndices& operator=(CooIndices&&) = delete;
+  /// Releases the converted values.
   ~CooIndices() = default;
   /// The coordinates as index_t.
   /// @return a view of them

@@ -93,6 +93,9 @@ class FirstError {
 
 }  // namespace detail
 
+/// OpenMP loops with a deterministic split: parts (for_each_part), fixed chunks reduced in
+/// order (reduce_chunks), and parts of about equal weight (for_each_weighted_part). Design page:
+/// @ref iteration_page.
 namespace parallel {
 
 /// The number of threads a parallel loop may use (1 without OpenMP).

@@ -256,8 +256,8 @@ BENCHMARK(matmul_einsum<float>)->Name("matmul_f32/einsum")->Apply(bench::thread_
 BENCHMARK(matmul_eigen<float>)->Name("matmul_f32/eigen")->Apply(bench::thread_args);
 BENCHMARK(contraction_blis)->Name("contraction/blis_same_flops")->Apply(contraction_args);
 BENCHMARK(contraction_einsum)->Name("contraction/einsum")->Apply(contraction_args);
-BENCHMARK(chain_plan)->Name("chain5/plan")->Unit(benchmark::kMicrosecond);
-BENCHMARK(chain_hand_ordered)->Name("chain5/hand_ordered")->Unit(benchmark::kMillisecond);
+BENCHMARK(chain_plan)->Name("chain5_plan/strata")->Unit(benchmark::kMicrosecond);
+BENCHMARK(chain_hand_ordered)->Name("chain5/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_einsum)->Name("chain5/einsum")->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -76,6 +76,9 @@ Tensor<T> random_view(std::mt19937_64& rng, const Index& shape) {
       v = v.select(sel);
     }
   }
+  if (rank == 2 && uniform(rng, 0, 5) == 0) {
+    return strata::to_sparse(v);  // a sparse matrix: multiplied by its stored entries
+  }
   return v;
 }
 
@@ -281,6 +284,32 @@ TEST_CASE("einsum speaks NumPy's language", "[contract]") {
     static_assert(std::is_same_v<decltype(strata::einsum("ij,jk", i, i)), Tensor<int>>);
     CHECK(strata::einsum("ij,jk", i, i) == i);
   }
+}
+
+TEST_CASE("einsum takes sparse matrices and generated operands", "[contract]") {
+  const std::vector<int> rows{0, 2, 3, 0};
+  const std::vector<int> cols{1, 2, 0, 1};
+  const auto k = strata::sparse_from_coo({4, 3}, {rows, cols}, std::vector<double>{1, 5, 2, 3});
+  const Tensor<double> b{{1, 2}, {3, 4}, {5, 6}};
+  const Tensor<double> kb{{12, 16}, {0, 0}, {25, 30}, {2, 4}};
+  CHECK(strata::einsum("ij,jk->ik", k, b) == kb);                          // sparse on the left
+  CHECK(strata::einsum("kj,ji->ik", b.transpose(), k.transpose()) == kb);  // on the right
+  CHECK(strata::einsum("ij,j->i", k, Tensor<double>::of({1, 1, 1})) ==
+        Tensor<double>::of({4, 0, 5, 2}));
+  // A huge sparse matrix is never densified: O(nnz) work.
+  const index_t n = 1'000'000;
+  const auto big =
+      strata::sparse_from_coo({n, n}, {std::vector<index_t>{5, n - 1}, std::vector<index_t>{7, 0}},
+                              std::vector<double>{2, 3});
+  const Tensor<double> x = strata::iota<double>({n, 2});
+  const Tensor<double> y = strata::einsum("ij,jk->ik", big, x);
+  CHECK(y(5, 0) == 28);  // 2 * x(7, 0), x(i, k) = 2 i + k
+  CHECK(y(5, 1) == 30);
+  CHECK(y(n - 1, 1) == 3);  // 3 * x(0, 1)
+  CHECK(strata::sum(y) == 28 + 30 + 0 + 3);
+  // Generated operands (no array) are read into one.
+  CHECK(strata::einsum("ij,jk->ik", strata::iota<double>({2, 3}), b) ==
+        Tensor<double>{{13, 16}, {40, 52}});
 }
 
 TEST_CASE("einsum_into writes into any view with alpha and beta", "[contract]") {

@@ -146,7 +146,8 @@ Tensor<const R> as_matrices(const P& policy, Tensor<const R> t, std::size_t batc
   Index target(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(batch));
   target.push_back(m);
   target.push_back(k);
-  if (t.dims().is_strided()) {
+  // A buffer without an array (sparse, generated, user storage) is read into one.
+  if (t.dims().is_strided() && t.buffer().data() != nullptr) {
     try {
       Tensor<const R> v = t.reshape(target);
       const Index s = v.dims().strides();
@@ -189,6 +190,90 @@ void for_each_batch(const std::array<const Dimensions*, N>& maps, std::size_t ba
   }
 }
 
+/// Whether a matrix is sparse with a zero fill (its stored entries are the whole product).
+template <class R>
+bool sparse_matrix(const Tensor<const R>& t) {
+  const auto* s = sparse_buffer(t);
+  return s != nullptr && s->fill() == R{};
+}
+
+/// `dest = alpha * a b + beta * dest` where a (rows x summed) or b (summed x columns) is a
+/// sparse matrix, by its stored entries: each stored row of a adds a scaled row of b into a
+/// row of dest (parallel over rows), each stored column of b a scaled column of a into a
+/// column of dest (parallel over columns). Returns false, doing nothing, when neither is sparse.
+template <class R, ExecutionPolicy P>
+bool sparse_product(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
+                    const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
+                    R beta) {
+  const std::vector<int> a_order{step.rows[0], step.contracted[0]};
+  const std::vector<int> b_order{step.contracted[0], step.columns[0]};
+  const Tensor<const R> am = arranged(a, a_order, extents);
+  const Tensor<const R> bm = arranged(b, b_order, extents);
+  const bool left = sparse_matrix(am);
+  const bool right = !left && sparse_matrix(bm);
+  if (!left && !right) {
+    return false;
+  }
+  const index_t m = extents[static_cast<std::size_t>(step.rows[0])];
+  const index_t n = extents[static_cast<std::size_t>(step.columns[0])];
+  // The destination, written in place when it has an array.
+  Tensor<R> c = dest.buffer().data() != nullptr ? dest : Tensor<R>(dest.shape());
+  if (beta == R{0} || c.buffer().data() != dest.buffer().data()) {
+    c.fill(R{0});
+  } else if (beta != R{1}) {
+    assign_expression(policy, c, astype<R>(beta * c));
+  }
+  const Index cs = c.dims().strides();
+  R* cd = c.buffer().data() + c.dims().offset();
+  // The dense operand as a matrix with strides (packed when it has none).
+  const Tensor<const R> dense =
+      as_matrices(policy, left ? bm : am, 0, left ? bm.shape()[0] : m, left ? n : am.shape()[1]);
+  const Index ds = dense.dims().strides();
+  const R* dd = dense.buffer().data() + dense.dims().offset();
+  const Compressed<R> sparse = left ? csr(am) : csc(bm);
+  const index_t outer = left ? m : n;
+  const index_t length = left ? n : m;  // the dense side of each stored entry's update
+  const auto lines = [&](index_t lo, index_t hi) {
+    for (index_t o = lo; o < hi; ++o) {
+      // Row o of dest (left) gets v * row `inner` of b; column o (right) v * column of a.
+      R* to = cd + o * (left ? cs[0] : cs[1]);
+      const index_t to_step = left ? cs[1] : cs[0];
+      const index_t from_step = left ? ds[1] : ds[0];
+      for (index_t e = sparse.offsets[static_cast<std::size_t>(o)];
+           e < sparse.offsets[static_cast<std::size_t>(o) + 1]; ++e) {
+        const index_t inner = sparse.indices[static_cast<std::size_t>(e)];
+        const R v = static_cast<R>(alpha * sparse.values[static_cast<std::size_t>(e)]);
+        const R* from = dd + inner * (left ? ds[0] : ds[1]);
+        if (to_step == 1 && from_step == 1) {
+          for (index_t t = 0; t < length; ++t) {
+            to[t] = static_cast<R>(to[t] + v * from[t]);
+          }
+        } else {
+          for (index_t t = 0; t < length; ++t) {
+            to[t * to_step] = static_cast<R>(to[t * to_step] + v * from[t * from_step]);
+          }
+        }
+      }
+    }
+  };
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    // Lines own disjoint parts of dest; the grain counts multiply-adds.
+    const index_t per_line = std::max<index_t>(
+        1, sparse.nnz() / std::max<index_t>(outer, 1) * std::max<index_t>(length, 1));
+    parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_line)}, outer, lines);
+  } else {
+    lines(0, outer);
+  }
+  if (c.buffer().data() != dest.buffer().data()) {
+    if (beta == R{0}) {
+      dest.assign(c, policy);
+    } else {
+      assign_expression(policy, dest, astype<R>(c + beta * dest));
+    }
+  }
+  return true;
+}
+
 /// A pairwise step written into @p dest (a writable view of shape `[batch, rows, columns]` in
 /// the step's label order): `dest = alpha * (a x b) + beta * dest`, by the step's engine.
 template <class R, ExecutionPolicy P>
@@ -221,6 +306,13 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
     } else {
       assign_expression(policy, dest, astype<R>(alpha * s + beta * dest));
     }
+    return;
+  }
+  // A sparse matrix (zero fill, one label per group, no batch) is multiplied by its stored
+  // entries: O(nnz x the dense side), never densified.
+  if (step.batch.empty() && step.rows.size() == 1 && step.columns.size() == 1 &&
+      step.contracted.size() == 1 &&
+      sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
     return;
   }
   // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].

@@ -353,7 +353,7 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   }
   R c_beta = beta;
   if (!direct) {
-    cm = Tensor<R>(c_shape);  // computed apart, then scaled into dest
+    cm = Tensor<R>::for_overwrite(c_shape);  // computed apart (beta 0), then scaled into dest
     c_beta = R{0};
   }
   const std::array<const Dimensions*, 3> maps{&am.dims(), &bm.dims(), &cm.dims()};
@@ -426,7 +426,7 @@ void run_plan(const P& policy, const ContractionPlan& plan,
     for (const int l : step.labels) {
       shape.push_back(extents[static_cast<std::size_t>(l)]);
     }
-    Tensor<R> result(shape);
+    Tensor<R> result = Tensor<R>::for_overwrite(shape);  // written whole (beta 0)
     contract_into<R>(policy, a, b, step, extents, result, R{1}, R{0});
     live.push_back({Tensor<const R>(result), step.labels});
   }
@@ -613,7 +613,8 @@ requires(sizeof...(Ops) >= 1) auto einsum(const P& policy, std::string_view spec
                                           const Ops&... operands) {
   using R = detail::contraction_t<Ops...>;
   const ContractionPlan plan = detail::plan_of(spec, operands...);
-  Tensor<R> out(plan.shape());
+  // Written whole (beta 0: a matrix product does not read it), so not zeroed first.
+  Tensor<R> out = Tensor<R>::for_overwrite(plan.shape());
   detail::einsum_planned(policy, plan, out, Scaling{}, operands...);
   return out;
 }

@@ -334,7 +334,7 @@ auto evaluate(const E& e, const P& policy = P{}) {
     if (auto sparse = detail::evaluate_sparse<V>(x, policy)) {
       return *sparse;
     }
-    Tensor<V> out(x.shape());
+    Tensor<V> out = Tensor<V>::for_overwrite(x.shape());  // every element is written once
     detail::evaluate_dense(out, x, policy);
     return out;
   }

@@ -1237,6 +1237,17 @@ Tensor<Acc> scan(const P& policy, const X& x, std::optional<index_t> axis, Op op
   Acc* data = out.buffer().data();
   // Lines (o, j): the values o * n * inner + i * inner + j for i in [0, n).
   const auto lines = [&](index_t o0, index_t o1, index_t j0, index_t j1) {
+    if (inner == 1) {  // contiguous lines (the last axis): one running value each
+      for (index_t o = o0; o < o1; ++o) {
+        Acc* line = data + o * n;
+        Acc running = n > 0 ? line[0] : Acc{};
+        for (index_t i = 1; i < n; ++i) {
+          running = op(running, line[i]);
+          line[i] = running;
+        }
+      }
+      return;
+    }
     for (index_t o = o0; o < o1; ++o) {
       Acc* base = data + o * n * inner;
       for (index_t i = 1; i < n; ++i) {

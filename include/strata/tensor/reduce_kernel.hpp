@@ -104,8 +104,9 @@ inline index_t reduced_count(const Index& shape, const std::vector<bool>& reduce
 /// Each output combines its inputs in one fixed order, whatever the thread count: threads own
 /// disjoint outputs (split along a kept axis), or, for one output, fixed chunks of 2^16 inputs
 /// are reduced apart and merged in order. With @p lanes (for operations that are associative
-/// and commutative), a contiguous run of 16 or more values into one accumulator is reduced in
-/// 8 interleaved lanes merged pairwise: the loop vectorises, and the pattern is fixed.
+/// and commutative), a run of 16 or more values into one accumulator is reduced in 8
+/// interleaved lanes merged pairwise: a contiguous run vectorises, any run keeps 8 independent
+/// chains, and the pattern is fixed.
 template <class Acc, std::size_t N, class Bind, class Step, class Merge, ExecutionPolicy P>
 void reduce_runs(std::span<const Dimensions> sources, const std::array<const void*, N>& data,
                  const Index& shape, const std::vector<bool>& reduced, Acc* out, Acc init,
@@ -124,9 +125,10 @@ void reduce_runs(std::span<const Dimensions> sources, const std::array<const voi
   const auto run_into = [&](Acc* slot, index_t slot_stride, RunState<N>& run, bool unit,
                             index_t count) {
     if (slot_stride == 0) {
-      Acc a = *slot;
-      if (unit) {
-        const auto value = bind(std::integral_constant<int, run_unit>{}, run);
+      // 8 interleaved lanes, merged pairwise: the loop vectorises when the run is unit-stride,
+      // and keeps 8 independent chains otherwise (a broadcast operand, a strided view).
+      const auto fold = [&](const auto& value) {
+        Acc a = *slot;
         if (lanes && count >= 16) {
           std::array<Acc, 8> lane;
           lane.fill(init);
@@ -148,13 +150,13 @@ void reduce_runs(std::span<const Dimensions> sources, const std::array<const voi
             a = step(a, value(t));
           }
         }
+        *slot = a;
+      };
+      if (unit) {
+        fold(bind(std::integral_constant<int, run_unit>{}, run));
       } else {
-        const auto value = bind(std::integral_constant<int, run_strided>{}, run);
-        for (index_t t = 0; t < count; ++t) {
-          a = step(a, value(t));
-        }
+        fold(bind(std::integral_constant<int, run_strided>{}, run));
       }
-      *slot = a;
     } else if (slot_stride == 1 && unit) {
       // A row of inputs into a row of accumulators: the accumulators are a new array, never
       // an input, so __restrict lets the loop vectorise.

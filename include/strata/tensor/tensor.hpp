@@ -507,6 +507,19 @@ class Tensor {
   /// @throws LayoutError as fill(); nothing is written then
   void operator=(const value_type& value) && requires(!std::is_const_v<T>) { fill(value); }
 
+  /// A dense row-major tensor whose elements are left uninitialised (arithmetic types; others
+  /// are default-constructed), for code that writes every element first: NumPy's `np.empty`.
+  /// Saves the zeroing pass `Tensor<T>(shape)` makes; reading an element before writing it is
+  /// undefined.
+  /// @param shape the extents
+  /// @return the tensor
+  /// @throws ShapeError for a negative extent or a size that overflows
+  static Tensor for_overwrite(IndexSpan shape) {
+    return Tensor(AnyBuffer<value_type>(
+                      DenseBuffer<value_type>::for_overwrite(checked_size(shape, "for_overwrite"))),
+                  Dimensions(shape));
+  }
+
   /// A vector of values, as `np.array([1, 2, 3])`: `Tensor<float>::of({1, 2, 3})`. (A braced
   /// list given to the constructor is a shape, never values: `Tensor<float>({2, 3})` is 2x3.)
   /// @param values the elements
@@ -1073,7 +1086,7 @@ class Tensor {
   /// @return the copy
   template <ExecutionPolicy P = Parallel>
   [[nodiscard]] Tensor<value_type> copy(const P& policy = P{}) const {
-    Tensor<value_type> out(shape());
+    Tensor<value_type> out = Tensor<value_type>::for_overwrite(shape());  // every element written
     copy_buffers(policy, out.buffer_, out.dims_, buffer_, dims_);
     return out;
   }

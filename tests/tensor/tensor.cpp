@@ -55,6 +55,17 @@ TEST_CASE("Tensor is built from shapes, nested lists, vectors and caller memory"
   CHECK(Tensor<int>().size() == 1);
 }
 
+TEST_CASE("for_overwrite makes a dense tensor to be written whole, as np.empty", "[tensor]") {
+  auto t = Tensor<double>::for_overwrite({2, 3});
+  CHECK(t.shape() == Index{2, 3});
+  CHECK(t.is_contiguous());
+  CHECK(t.is_writable());
+  t.fill(4.0);
+  CHECK(t.to_vector() == std::vector<double>(6, 4.0));
+  CHECK(Tensor<int>::for_overwrite({0, 5}).size() == 0);
+  CHECK_THROWS_AS(Tensor<int>::for_overwrite({-1}), strata::ShapeError);
+}
+
 TEST_CASE("views share the buffer", "[tensor]") {
   Tensor<int> t{{0, 1, 2}, {3, 4, 5}};
   auto col = t.select({all, 1});

@@ -216,6 +216,15 @@ struct ArgKind {
     return {ExtremumKind<V, High>::init(), std::numeric_limits<index_t>::max()};
   }
   static constexpr acc_type lift(acc_type x) { return x; }
+  /// One more element, of a larger index than any in @p a (a lane runs in index order): a
+  /// strict comparison, NaN taken unless @p a holds one. An operand equal everywhere to the
+  /// identity (all -inf for argmax) keeps the identity's index; arg_extremum reads that as the
+  /// first element.
+  static constexpr acc_type step(acc_type a, acc_type x) {
+    // NOLINTNEXTLINE(misc-redundant-expression): a.value == a.value is false only for NaN
+    const bool take = a.value == a.value && (High ? !(x.value <= a.value) : !(x.value >= a.value));
+    return take ? x : a;
+  }
   static constexpr acc_type merge(acc_type a, acc_type b) {
     const bool an = is_nan(a.value);
     const bool bn = is_nan(b.value);
@@ -327,8 +336,14 @@ Tensor<typename Kind::acc_type> reduce_kind(const P& policy, const X& x,
       [&e](auto unit, const RunState<N>& run) {
         return e.template bind<0, decltype(unit)::value>(run);
       },
-      [](Acc a, const auto& v) { return Kind::merge(a, Kind::lift(v)); }, &Kind::merge, Kind::lanes,
-      policy);
+      [](Acc a, const auto& v) {
+        if constexpr (requires { Kind::step(a, Kind::lift(v)); }) {
+          return Kind::step(a, Kind::lift(v));  // a cheaper step where the kind has one
+        } else {
+          return Kind::merge(a, Kind::lift(v));
+        }
+      },
+      &Kind::merge, Kind::lanes, policy);
   return out;
 }
 
@@ -1106,17 +1121,34 @@ Tensor<index_t> arg_extremum(const P& policy, const X& x, std::optional<index_t>
   } else {
     check_not_empty(x, name, High ? "maximum" : "minimum");
   }
-  const auto pairs = strata::apply(
-      [](V v, index_t i) {
-        return Acc{v, i};
-      },
-      x, IndexExpr(shape, along));
-  const Tensor<Acc> best = reduce_kind<Kind>(policy, pairs, reduced);
+  // Each output's elements must be visited in increasing index (ArgKind::step). Along one axis
+  // they are whatever the walk's order (that axis is never flipped: the index leaf runs
+  // forward), so the operand leads and the walk follows its memory; over every axis the index
+  // leaf leads, so the walk is row-major.
+  const Tensor<Acc> best = [&] {
+    if (along) {
+      return reduce_kind<Kind>(policy,
+                               strata::apply(
+                                   [](V v, index_t i) {
+                                     return Acc{v, i};
+                                   },
+                                   x, IndexExpr(shape, along)),
+                               reduced);
+    }
+    return reduce_kind<Kind>(policy,
+                             strata::apply(
+                                 [](index_t i, V v) {
+                                   return Acc{v, i};
+                                 },
+                                 IndexExpr(shape, along), x),
+                             reduced);
+  }();
   Tensor<index_t> out(best.shape());
   const Acc* from = best.buffer().data();
   index_t* to = out.buffer().data();
   for (index_t k = 0; k < out.size(); ++k) {
-    to[k] = from[k].index;
+    // Still the identity's index: every element equals the identity, the first one wins.
+    to[k] = from[k].index == std::numeric_limits<index_t>::max() ? 0 : from[k].index;
   }
   return keepdims ? out : out.squeeze(marked_axes(reduced));
 }

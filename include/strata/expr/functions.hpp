@@ -423,17 +423,18 @@ template <class A, class T = typename detail::node_t<A>::value_type>
 requires detail::UnaryOperand<A>
 auto nan_to_num(const A& a, T nan = T{0}, T posinf = std::numeric_limits<T>::max(),
                 T neginf = std::numeric_limits<T>::lowest()) {
-  return detail::unary("nan_to_num", a, [nan, posinf, neginf](T x) -> T {
-    if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return detail::unary("nan_to_num", a, [nan, posinf, neginf](T x) -> T {
       // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
       return x != x ? nan
                     : (x == std::numeric_limits<T>::infinity()
                            ? posinf
                            : (x == -std::numeric_limits<T>::infinity() ? neginf : x));
-    } else {
-      return x;
-    }
-  });
+    });
+  } else {
+    (void)nan, (void)posinf, (void)neginf;
+    return detail::unary("nan_to_num", a, [](T x) -> T { return x; });
+  }
 }
 
 // ---- element type kept ------------------------------------------------------------------------

@@ -280,8 +280,14 @@ class IndexExpr : public ExpressionTag {
   template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const RunState<N>& run) const {
     const index_t start = run.start[I];
-    const index_t stride = Unit == run_unit ? 1 : (Unit == run_constant ? 0 : run.stride[I]);
-    return [start, stride](index_t t) { return start + t * stride; };
+    if constexpr (Unit == run_unit) {
+      return [start](index_t t) { return start + t; };
+    } else if constexpr (Unit == run_constant) {
+      return [start](index_t /*t*/) { return start; };
+    } else {
+      const index_t stride = run.stride[I];
+      return [start, stride](index_t t) { return start + t * stride; };
+    }
   }
   template <std::size_t I>
   [[nodiscard]] Support<index_t> support() const {

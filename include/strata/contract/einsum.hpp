@@ -197,6 +197,13 @@ bool sparse_matrix(const Tensor<const R>& t) {
   return s != nullptr && s->fill() == R{};
 }
 
+/// `data + offset`, or null for a tensor without elements (it has no array: no pointer
+/// arithmetic on null).
+template <class T>
+T* at_offset(T* data, index_t offset) {
+  return data == nullptr ? nullptr : data + offset;
+}
+
 /// `dest = alpha * a b + beta * dest` where a (rows x summed) or b (summed x columns) is a
 /// sparse matrix, by its stored entries: each stored row of a adds a scaled row of b into a
 /// row of dest (parallel over rows), each stored column of b a scaled column of a into a
@@ -224,13 +231,12 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
     assign_expression(policy, c, astype<R>(beta * c));
   }
   const Index cs = c.dims().strides();
-  R* cd = c.buffer().data() == nullptr ? nullptr : c.buffer().data() + c.dims().offset();
+  R* cd = at_offset(c.buffer().data(), c.dims().offset());
   // The dense operand as a matrix with strides (packed when it has none).
   const Tensor<const R> dense =
       as_matrices(policy, left ? bm : am, 0, left ? bm.shape()[0] : m, left ? n : am.shape()[1]);
   const Index ds = dense.dims().strides();
-  const R* dd =
-      dense.buffer().data() == nullptr ? nullptr : dense.buffer().data() + dense.dims().offset();
+  const R* dd = at_offset(dense.buffer().data(), dense.dims().offset());
   const Compressed<R> sparse = left ? csr(am) : csc(bm);
   const index_t outer = left ? m : n;
   const index_t length = left ? n : m;  // the dense side of each stored entry's update
@@ -366,10 +372,6 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   R* cd = cm.buffer().data();
   const index_t batches = batch_count(c_shape, nb);
   const int threads = contraction_threads(policy);
-  // An operand with no elements (k == 0) has no array: no pointer arithmetic on it.
-  const auto at_offset = [](auto* data, index_t offset) {
-    return data == nullptr ? data : data + offset;
-  };
   const auto one = [&](index_t /*b*/, const std::array<index_t, 3>& at, int t) {
     matrix_product<R>(m, n, k, alpha, {at_offset(ad, at[0]), as[nb], as[nb + 1]},
                       {at_offset(bd, at[1]), bs[nb], bs[nb + 1]}, c_beta,

@@ -11,6 +11,8 @@ TEST_CASE("every strata error derives from Error and std::runtime_error", "[core
   STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::IndexError>);
   STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::BroadcastError>);
   STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::LayoutError>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::TypeError>);
+  STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::IOError>);
 }
 
 TEST_CASE("an error message names the operation first", "[core]") {

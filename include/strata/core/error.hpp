@@ -57,6 +57,21 @@ class LayoutError : public Error {
   using Error::Error;
 };
 
+/// An element type that an operation cannot take or convert to (a file's stored type that HDF5
+/// cannot convert to the one asked for, a dtype strata does not have).
+class TypeError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// A file that cannot be opened, read or written: missing, not in the expected format,
+/// truncated, opened read-only, or an object in it that is missing or exists already. The message
+/// names the file, the object and what the file library said.
+class IOError : public Error {
+ public:
+  using Error::Error;
+};
+
 namespace detail {
 
 /// Throws @p E for @p operation with a description streamed from @p parts.

@@ -137,6 +137,14 @@ int main(int argc, char** argv) {
                             "irregular tiles (TiledArray's tiled ranges), block over 4 ranks"));
   }
 
+  // docs/files.md: which chunks of a chunked dataset a strided view touches.
+  {
+    const Dimensions file{12, 16};
+    save("files_chunks.svg",
+         draw::chunks(Index{12, 16}, Index{4, 4}, file.select({Range{1, 10, 2}, Range{2, 11}}),
+                      "ds.select({Range{1, 10, 2}, Range{2, 11}}) of a 12 x 16 dataset in 4 x 4 chunks"));
+  }
+
   std::cout << "strata_pictures: " << written << " pictures in " << out_dir.string() << "\n";
   return 0;
 }

@@ -1,5 +1,8 @@
 // The strata tour: a guided, printed walk through every capability, one section each.
 #include "strata/strata.hpp"
+#if STRATA_TOUR_HDF5
+#include "strata/io/hdf5.hpp"
+#endif
 #if STRATA_TOUR_MPI
 #include "strata/dist/jagged.hpp"
 #include "strata/dist/tensor.hpp"
@@ -755,6 +758,60 @@ void guarantees() {
   }
 }
 
+void files() {
+  section("io: HDF5 files; a dataset is a tensor on disk, its views are hyperslabs");
+#if STRATA_TOUR_HDF5
+  namespace io = strata::io;
+  using strata::Range;
+  const std::string path = (std::filesystem::temp_directory_path() / "strata_tour.h5").string();
+  {
+    io::File f(path, io::Mode::truncate);                       // h5py's "w"
+    auto u = strata::iota<double>({6, 8}).copy();
+    f.write("run/u", u, {.chunks = {2, 4}, .deflate = 4});     // chunked, gzip level 4
+    f.write("run/u_T", u.transpose());                           // any view: written as it reads
+    f.write("rows", strata::JaggedTensor<float>(std::vector<std::vector<float>>{{1, 2}, {}, {3}}));
+    auto K = strata::sparse<double>({3, 4});
+    K(1, 2) = 5.0;
+    f.write_sparse("K", K);                                      // scipy's data / indices / indptr
+    f.attrs().set("title", "tour");
+    f.attrs().set("step", 42);
+  }
+  const io::File f(path);                                        // read-only, h5py's "r"
+  const auto u = f.dataset("run/u");
+  std::cout << "run/u: " << strata::io::to_string(u.dtype()) << " " << strata::to_string(u.shape())
+            << ", chunks " << strata::to_string(u.chunks()) << "\n";
+  const auto view = u.select({Range{1, 6, 2}, Range{{}, {}, -3}});  // u[1:6:2, ::-3]: nothing read
+  std::cout << "u[1:6:2, ::-3] read from the file (one hyperslab, flipped in memory):\n"
+            << view.read<double>() << "\n";
+  const auto plan = io::detail::plan_transfer(u.file_shape(), view.dims());
+  std::cout << "  HDF5 selection: start " << strata::to_string(plan.start) << " step "
+            << strata::to_string(plan.step) << " count " << strata::to_string(plan.count) << "\n";
+  std::cout << "u[[4, 0], 3] (an element list) = " << u.select({std::vector<strata::index_t>{4, 0}, 3}).read<int>()
+            << " (stored float64, read as int32: HDF5 converts)\n";
+  std::cout << "read_tiled(): " << f.dataset("run/u").read_tiled<double>().n_pieces()
+            << " tiles, one per chunk; u_T equals u.T: "
+            << (f.read<double>("run/u_T").to_vector() == u.read<double>().transpose().copy().to_vector())
+            << "\n";
+  std::cout << "rows (values + offsets) = " << f.read_jagged<float>("rows")
+            << "; K from its CSR arrays: sum " << strata::sum(f.read_sparse<double>("K"))
+            << "; attrs: title " << f.attrs().get<std::string>("title") << ", step "
+            << f.attrs().get<int>("step") << "\n";
+  try {
+    f.write("again", strata::Tensor<double>({2}));
+  } catch (const strata::IOError& e) {
+    std::cout << "strata::IOError: " << e.what() << "\n";
+  }
+  try {
+    (void)f.read<bool>("run/u");
+  } catch (const strata::TypeError& e) {
+    std::cout << "strata::TypeError: " << e.what() << "\n";
+  }
+  std::filesystem::remove(path);
+#else
+  std::cout << "(built without HDF5: files need strata::hdf5, from libhdf5-dev)\n";
+#endif
+}
+
 void distributed() {
   section("dist: tiles owned by MPI ranks, one-sided get / put / accumulate, collectives");
   using strata::Index;
@@ -878,6 +935,7 @@ int main() {
   sparse();
   pictures();
   guarantees();
+  files();
   distributed();
   std::cout << "\nend of tour\n";
   return 0;

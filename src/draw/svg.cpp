@@ -470,6 +470,84 @@ std::string distribution(const dist::Tiling& tiling, const std::vector<int>& own
   return c.str();
 }
 
+std::string chunks(IndexSpan shape, IndexSpan chunk, const Dimensions& view,
+                   std::string_view title) {
+  constexpr std::string_view op = "draw::chunks";
+  if (shape.empty() || shape.size() > 2 || chunk.size() != shape.size()) {
+    strata::detail::fail<ShapeError>(op, "an array of shape ", to_string(shape), " in chunks ",
+                                     to_string(chunk), ": ranks 1 and 2 are drawn, one chunk "
+                                     "extent per axis");
+  }
+  for (const index_t c : chunk) {
+    if (c < 1) {
+      strata::detail::fail<ShapeError>(op, "chunks ", to_string(chunk), " have an extent below 1");
+    }
+  }
+  const index_t size = checked_size(shape, op);
+  const auto [lo_address, hi_address] = view.address_range();
+  if (view.size() > 0 && (lo_address < 0 || hi_address >= size)) {
+    strata::detail::fail<IndexError>(op, "the view reads addresses ", lo_address, " to ",
+                                     hi_address, " of an array of ", size, " elements");
+  }
+  const std::vector<Index> indices = detail::box_indices(op, shape);
+  const index_t columns = shape.size() == 2 ? shape[1] : shape[0];
+  const index_t chunk_columns = (columns + chunk.back() - 1) / chunk.back();
+  const auto chunk_of = [&](index_t address) {
+    const index_t r = shape.size() == 2 ? address / columns : 0;
+    const index_t c = address % columns;
+    return (shape.size() == 2 ? r / chunk[0] : 0) * chunk_columns + c / chunk.back();
+  };
+  std::vector<char> read(static_cast<std::size_t>(size), 0);
+  std::vector<index_t> touched;
+  for (index_t i = 0; i < view.size(); ++i) {
+    const index_t a = view.global_to_local(i);
+    read[static_cast<std::size_t>(a)] = 1;
+    touched.push_back(chunk_of(a));
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  const index_t chunk_rows = shape.size() == 2 ? (shape[0] + chunk[0] - 1) / chunk[0] : 1;
+  const detail::Placement p(op, static_cast<int>(shape.size()), indices);
+  detail::Canvas c;
+  c.text(20, 16, std::string(title), 13, "title", "start");
+  const double cell = detail::Canvas::cell;
+  const double top = 28;
+  detail::cells(p, indices, top, [&](std::size_t k, double x, double y) {
+    const Index& i = indices[k];
+    const index_t a = shape.size() == 2 ? i[0] * columns + i[1] : i[0];
+    const bool in_view = read[static_cast<std::size_t>(a)] != 0;
+    const bool in_chunk = std::binary_search(touched.begin(), touched.end(), chunk_of(a));
+    const char* fill = in_view ? "#1f77b4" : in_chunk ? "#c6dbef" : "#ffffff";
+    c.rect(x, y, cell, cell, fill, in_view ? "cell read" : in_chunk ? "cell chunk" : "cell",
+           detail::index_attribute(i));
+  });
+  const auto [width, height] = p.extent();
+  // Chunk boundaries, and the array's far edge where the last chunk is cut short.
+  const auto boundaries = [](index_t extent, index_t step) {
+    std::vector<index_t> b;
+    for (index_t at = 0; at < extent; at += step) {
+      b.push_back(at);
+    }
+    b.push_back(extent);
+    return b;
+  };
+  for (const index_t b : boundaries(columns, chunk.back())) {
+    const double x = 20 + static_cast<double>(b) * cell;
+    c.line(x, top, x, top + height * cell, "#222222", "chunk-boundary", 3);
+  }
+  if (shape.size() == 2) {
+    for (const index_t b : boundaries(shape[0], chunk[0])) {
+      const double y = top + static_cast<double>(b) * cell;
+      c.line(20, y, 20 + width * cell, y, "#222222", "chunk-boundary", 3);
+    }
+  }
+  const std::string caption = "dark: the view's elements; shaded: the rest of the chunks it "
+                              "touches; " + std::to_string(touched.size()) + " of " +
+                              std::to_string(chunk_rows * chunk_columns) + " chunks read";
+  c.text(20, top + height * cell + 18, caption, 11, "caption", "start");
+  return c.str();
+}
+
 std::string contraction(const ContractionPlan& plan, std::string_view title) {
   const EinsumSpec& spec = plan.spec();
   const auto names = [&](const std::vector<int>& labels) {

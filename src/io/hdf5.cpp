@@ -1,6 +1,8 @@
 // HDF5 files (strata/io/hdf5.hpp): the only file of strata that includes <hdf5.h>.
 #include "strata/io/hdf5.hpp"
 
+#include "internal.hpp"
+
 #include <hdf5.h>
 
 #include <algorithm>
@@ -37,7 +39,7 @@ std::string_view to_string(DType type) noexcept {
   return "other";
 }
 
-namespace {
+namespace internal {
 
 // ---- HDF5's errors ---------------------------------------------------------------------------
 
@@ -77,15 +79,6 @@ std::string hdf5_says() {
 [[noreturn]] void fail_io(std::string_view operation, const std::string& what) {
   const std::string says = hdf5_says();
   fail<IOError>(operation, what, ": ", says);
-}
-
-/// @p id, or an IOError for @p operation when it is negative (HDF5's failure).
-template <class I>
-I checked(I id, std::string_view operation, const std::string& what) {
-  if (id < 0) {
-    fail_io(operation, what);
-  }
-  return id;
 }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -258,7 +251,9 @@ std::vector<hsize_t> sizes(IndexSpan v) {
   return {v.begin(), v.end()};
 }
 
-}  // namespace
+}  // namespace internal
+
+using namespace internal;  // NOLINT(google-build-using-namespace): this file's own helpers
 
 // ---- Handle ----------------------------------------------------------------------------------
 
@@ -418,14 +413,14 @@ Transfer plan_transfer(IndexSpan shape, const Dimensions& view) {
   return t;
 }
 
-namespace {
+}  // namespace detail
 
-/// The file and memory dataspaces of a transfer (H5S_ALL for a whole dataset).
-struct Spaces {
-  Handle file, memory;
-  [[nodiscard]] hid_t file_id() const { return file.id() < 0 ? H5S_ALL : file.id(); }
-  [[nodiscard]] hid_t memory_id() const { return memory.id() < 0 ? H5S_ALL : memory.id(); }
-};
+namespace internal {
+
+using detail::Handle;
+using detail::row_major_strides;
+using detail::Transfer;
+using detail::unravel;
 
 Spaces spaces(hid_t dataset, const Transfer& t, std::string_view operation,
               const std::string& where) {
@@ -467,11 +462,13 @@ Spaces spaces(hid_t dataset, const Transfer& t, std::string_view operation,
 }
 
 DType stored_dtype(hid_t dataset) {
-  const Handle type(H5Dget_type(dataset));
+  const detail::Handle type(H5Dget_type(dataset));
   return dtype_of_type(type.id());
 }
 
-}  // namespace
+}  // namespace internal
+
+namespace detail {
 
 void read_block(const Handle& dataset, const std::string& where, const Transfer& transfer,
                 DType type, void* block) {
@@ -521,8 +518,11 @@ namespace {
 
 detail::Handle open_attribute(hid_t object, const std::string& name, std::string_view op,
                               const std::string& where) {
-  if (H5Aexists(object, name.c_str()) <= 0) {
-    H5Eclear2(H5E_DEFAULT);
+  const htri_t present = H5Aexists(object, name.c_str());
+  if (present < 0) {
+    fail_io(op, "cannot look up attribute " + quoted(name) + " on " + where);
+  }
+  if (present == 0) {
     fail<IOError>(op, "no attribute ", quoted(name), " on ", where);
   }
   return detail::Handle(
@@ -1052,7 +1052,9 @@ std::string_view letters(Mode m) {
   return "?";
 }
 
-detail::Handle open_file(const std::string& filename, Mode mode) {
+}  // namespace
+
+detail::Handle internal::open_root(const std::string& filename, Mode mode, std::int64_t access) {
   constexpr std::string_view op = "File";
   quiet();
   std::error_code ec;
@@ -1073,13 +1075,13 @@ detail::Handle open_file(const std::string& filename, Mode mode) {
     if (is < 0) {
       fail_io(op, "cannot open " + quoted(filename));
     }
-    id = H5Fopen(filename.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
+    id = H5Fopen(filename.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, access);
   } else {
     if (mode == Mode::exclusive && present) {
       fail<IOError>(op, "cannot create ", quoted(filename), " (Mode::exclusive): it exists");
     }
     id = H5Fcreate(filename.c_str(), mode == Mode::truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL,
-                   H5P_DEFAULT, H5P_DEFAULT);
+                   H5P_DEFAULT, access);
   }
   checked(id, op, "cannot open " + quoted(filename) + " (" + std::string(letters(mode)) + ")");
   const detail::Handle file(id);
@@ -1088,12 +1090,15 @@ detail::Handle open_file(const std::string& filename, Mode mode) {
                                 "cannot open the root group of " + quoted(filename)));
 }
 
-}  // namespace
-
-File::File(const std::string& filename, Mode mode) : File(filename, mode, open_file(filename, mode)) {}
+File::File(const std::string& filename, Mode mode)
+    : File(filename, mode, open_root(filename, mode, H5P_DEFAULT)) {}
 
 File::File(const std::string& filename, Mode mode, detail::Handle handle)
     : Group(std::move(handle), filename, "/", mode != Mode::read), mode_(mode) {}
+
+File detail::file_from_handle(const std::string& filename, Mode mode, Handle root) {
+  return {filename, mode, std::move(root)};
+}
 
 void File::flush() const {
   checked(H5Fflush(handle_.id(), H5F_SCOPE_LOCAL), "File::flush", "cannot flush " + quoted(file_));

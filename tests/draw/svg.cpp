@@ -402,6 +402,41 @@ TEST_CASE("draw::distribution colours elements by owner and outlines a patch", "
       "draw::distribution", "[6 1]");
 }
 
+TEST_CASE("draw::chunks shows the elements a view reads and the chunks it touches", "[draw]") {
+  // Every other row of a 6 x 8 array in chunks of 2 x 3, columns 1 to 4: by hand, rows 0, 2, 4
+  // meet chunk rows 0, 1, 2 and columns 1-4 meet chunk columns 0 and 1: six of nine chunks.
+  const strata::Dimensions all{6, 8};
+  const auto view = all.select({strata::Range{{}, {}, 2}, strata::Range{1, 5}});
+  const auto doc = parse(draw::chunks(Index{6, 8}, Index{2, 3}, view, "every other row"));
+  REQUIRE(of_class(doc, "cell").size() == 48);
+  const auto has_class = [](const Element& e, const std::string& word) {
+    std::istringstream words(e.attributes.at("class"));
+    std::string w;
+    while (words >> w) {
+      if (w == word) {
+        return true;
+      }
+    }
+    return false;
+  };
+  for (const Element& c : of_class(doc, "cell")) {
+    const Index i = index_of(c);
+    const bool read = i[0] % 2 == 0 && i[1] >= 1 && i[1] < 5;
+    const bool chunk = i[1] < 6;
+    CHECK(has_class(c, "read") == read);
+    CHECK(has_class(c, "chunk") == (!read && chunk));
+  }
+  CHECK(of_class(doc, "chunk-boundary").size() == 4 + 4);  // columns 0 3 6 8, rows 0 2 4 6
+  const auto words = texts(doc);
+  CHECK(std::any_of(words.begin(), words.end(), [](const std::string& w) {
+    return w.find("6 of 9 chunks read") != std::string::npos;
+  }));
+  check_error<ShapeError>([&] { (void)draw::chunks(Index{6, 8}, Index{2}, view); },
+                          "draw::chunks", "[2]");
+  check_error<strata::IndexError>(
+      [&] { (void)draw::chunks(Index{4, 8}, Index{2, 3}, view); }, "draw::chunks", "32");
+}
+
 TEST_CASE("draw::contraction draws each step as a matrix product of mode groups", "[draw]") {
   const strata::Tensor<double> a(strata::Index{2, 5});
   const strata::Tensor<double> b(strata::Index{5, 4});

@@ -531,6 +531,20 @@ std::string projection(const ZProjection& p, const ZRange& index_space, IndexSpa
 std::string distribution(const dist::Tiling& tiling, const std::vector<int>& owners,
                          IndexSpan lo = {}, IndexSpan hi = {}, std::string_view title = {});
 
+/// A view of a chunked array (an HDF5 dataset, a tiled tensor): the elements the view reads, the
+/// other elements of the chunks it touches (a chunked file is read whole chunks at a time), and
+/// the chunks it does not touch, with chunk boundaries drawn thick and the count of chunks read
+/// in the caption.
+/// @param shape the array's extents (rank 1 or 2)
+/// @param chunk the chunk extents
+/// @param view a map over the array's row-major addresses (`Dimensions(shape)` and its views)
+/// @param title the picture's title
+/// @return the SVG document
+/// @throws ShapeError for a rank above 2, chunks of another rank or below 1, or too many
+///         elements; IndexError when the view reads outside the array
+std::string chunks(IndexSpan shape, IndexSpan chunk, const Dimensions& view,
+                   std::string_view title = {});
+
 /// A contraction's path: one row per pairwise step, its operands drawn as the matrices of the
 /// product (the left `rows x summed`, the right `summed x columns`, the result `rows x
 /// columns`, for each batch index), each mode group labelled and coloured (rows, columns,

@@ -38,6 +38,11 @@
 #include <utility>
 #include <vector>
 
+namespace strata::dist {
+template <class T>
+class DistTensor;
+}  // namespace strata::dist
+
 namespace strata::io {
 
 /// The element types a dataset or attribute can hold, as strata names them (NumPy's names).
@@ -471,6 +476,15 @@ class Dataset {
     return out;
   }
 
+  /// Reads the view into a distributed tensor of its shape, collectively: every rank reads its
+  /// own tiles as hyperslabs in one collective MPI-IO transfer per round, whatever tiling
+  /// wrote the file (strata/io/parallel.hpp, target strata::hdf5_mpi; the file opened with
+  /// open_collective()).
+  /// @param a the distributed tensor (its tiling and distribution are kept)
+  /// @throws ShapeError when the shapes differ (on every rank)
+  template <class T>
+  void read_into(dist::DistTensor<T>& a) const;
+
  private:
   friend class Group;
   Dataset(detail::Handle handle, std::string file, std::string path, Index shape, DType dtype,
@@ -604,6 +618,17 @@ class Group {
       return d;
     });
   }
+  /// Writes a distributed tensor as one dataset, collectively: every rank writes its own tiles
+  /// as hyperslabs in collective MPI-IO transfers (strata/io/parallel.hpp, target
+  /// strata::hdf5_mpi; the file opened with open_collective()). Staged like every write.
+  /// @param name a relative path
+  /// @param a the distributed tensor
+  /// @param options chunks, compression, overwrite (the same on every rank)
+  /// @return the dataset
+  template <class T>
+  Dataset write(const std::string& name, const dist::DistTensor<T>& a,
+                const WriteOptions& options = {}) const;
+
   /// Writes a jagged tensor as a group holding `values` (the elements, one-dimensional) and
   /// `offsets` (int64, rows + 1: row r is values[offsets[r]:offsets[r+1]]), the convention of
   /// awkward-array, Arrow and ROOT; the group's attribute `strata:type` is `"jagged"`.
@@ -704,6 +729,10 @@ class Group {
 
  protected:
   /// The group of @p handle at @p path in @p file.
+  /// @param handle the group's HDF5 identifier
+  /// @param file the file's name
+  /// @param path the group's path
+  /// @param writable whether the file was opened for writing
   Group(detail::Handle handle, std::string file, std::string path, bool writable)
       : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)),
         writable_(writable) {}
@@ -782,6 +811,13 @@ class Group {
 /// strata::io::File f("out.h5", strata::io::Mode::truncate);
 /// f.write("grid/u", u, {.chunks = {64, 64}, .deflate = 4});
 /// @endcode
+class File;
+
+namespace detail {
+/// The File of an opened root group (open_collective() opens files its own way).
+File file_from_handle(const std::string& filename, Mode mode, Handle root);
+}  // namespace detail
+
 class File : public Group {
  public:
   /// Opens or creates a file.
@@ -798,6 +834,7 @@ class File : public Group {
   void flush() const;
 
  private:
+  friend File detail::file_from_handle(const std::string& filename, Mode mode, detail::Handle root);
   File(const std::string& filename, Mode mode, detail::Handle handle);
   Mode mode_;
 };

@@ -3,6 +3,9 @@
 #if STRATA_TOUR_HDF5
 #include "strata/io/hdf5.hpp"
 #endif
+#if STRATA_TOUR_HDF5_MPI
+#include "strata/io/parallel.hpp"
+#endif
 #if STRATA_TOUR_MPI
 #include "strata/dist/jagged.hpp"
 #include "strata/dist/tensor.hpp"
@@ -792,6 +795,10 @@ void files() {
             << " tiles, one per chunk; u_T equals u.T: "
             << (f.read<double>("run/u_T").to_vector() == u.read<double>().transpose().copy().to_vector())
             << "\n";
+  // A lazy dataset: a Tensor whose buffer is the file, read a chunk at a time when used.
+  const auto lazy = f.dataset("run/u").lazy<double>();
+  std::cout << "lazy: max of row 4 = " << strata::max(lazy.select({4})) << ", after reading "
+            << lazy.buffer().get<io::DatasetBuffer<double>>()->blocks_read() << " of 12 chunks\n";
   std::cout << "rows (values + offsets) = " << f.read_jagged<float>("rows")
             << "; K from its CSR arrays: sum " << strata::sum(f.read_sparse<double>("K"))
             << "; attrs: title " << f.attrs().get<std::string>("title") << ", step "
@@ -866,6 +873,24 @@ void distributed() {
     const Region region =
         a.region().select({strata::Range{{}, {}, -2}, strata::Range{2, 6}}).transpose();
     std::cout << region.to_string() << " -> a.get(region) =\n" << a.get(region) << "\n";
+#if STRATA_TOUR_HDF5_MPI
+    // One HDF5 file for every rank (parallel HDF5, MPI-IO): each rank writes its own tiles,
+    // and reads back into another tiling the part its tiles hold (strata::hdf5_mpi).
+    {
+      const std::string path =
+          (std::filesystem::temp_directory_path() / "strata_tour_dist.h5").string();
+      auto file = strata::io::open_collective(MPI_COMM_WORLD, path, strata::io::Mode::truncate);
+      file.write("a", a);
+      DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(a.shape(), Index{2, 6}), Distribution::block());
+      file.dataset("a").transpose().transpose().read_into(b);
+      std::cout << "open_collective + write(a) + read_into(b, another tiling): b.sum() = "
+                << b.sum() << " (a.sum() = " << a.sum() << ")\n";
+      MPI_Barrier(MPI_COMM_WORLD);
+      if (a.rank() == 0) {
+        std::filesystem::remove(path);
+      }
+    }
+#endif
     // Ghost cells for a 3 x 3 stencil, sized by the window's index projection.
     a.set_ghosts(
         Ghosts::of(strata::conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4, 3}));

@@ -648,6 +648,11 @@ void Attributes::remove(const std::string& name) {
 
 // ---- Dataset ---------------------------------------------------------------------------------
 
+namespace {
+Index automatic_chunks(IndexSpan shape, std::size_t element);
+std::size_t element_size(DType t);
+}  // namespace
+
 Dataset::Dataset(detail::Handle handle, std::string file, std::string path, Index shape,
                  DType dtype, bool writable)
     : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)),
@@ -701,6 +706,21 @@ Index Dataset::tile_for_read(IndexSpan tile) const {
                      " is not chunked (or the view changed its rank): give the tile extents");
   }
   return c;
+}
+
+Index Dataset::cache_block(index_t cache_blocks) const {
+  if (cache_blocks < 1) {
+    fail<ShapeError>("Dataset::lazy", "cache of ", cache_blocks, " blocks: at least 1 is needed");
+  }
+  Index c = chunks();
+  if (!c.empty()) {
+    return c;
+  }
+  return automatic_chunks(file_shape_, element_size(dtype_));
+}
+
+void Dataset::check_readable(DType asked) const {
+  check_convertible("Dataset::lazy", dtype_, asked, where(), true);
 }
 
 void Dataset::check_destination(IndexSpan shape, bool writable) const {

@@ -4,6 +4,7 @@
 
 #include "check_error.hpp"
 #include "layout/view_helpers.hpp"
+#include "strata/expr/reduce.hpp"
 #include "strata/tensor/generators.hpp"
 
 #include <catch2/catch.hpp>
@@ -375,4 +376,48 @@ TEST_CASE("bad input to files is an error that names the operation and the argum
   check_error<strata::LayoutError>([&] { repeated.write(Tensor<double>({3, 5})); },
                                    "Dataset::write", "repeats");
   CHECK(w.read<double>("a").to_vector() == numbered<double>({4, 5}).to_vector());
+}
+
+TEST_CASE("a lazy dataset is a tensor whose elements are read a block at a time", "[io]") {
+  Scratch file("lazy");
+  io::File f(file.path, io::Mode::truncate);
+  const auto a = numbered<double>({40, 30});
+  f.write("c", a, {.chunks = {10, 10}});
+  f.write("flat", a);
+  const auto lazy = f.dataset("c").lazy<double>(4);
+  const auto* buffer = lazy.buffer().get<io::DatasetBuffer<double>>();
+  REQUIRE(buffer != nullptr);
+  CHECK(buffer->blocks_read() == 0);  // nothing read yet
+  CHECK(lazy.at({25, 13}) == a.at({25, 13}));
+  CHECK(buffer->blocks_read() == 1);  // one chunk
+  // A view and a reduction of it: only the chunks the view touches are read.
+  const auto corner = lazy.select({Range{0, 10}, Range{{}, {}, -1}});
+  CHECK(strata::sum(corner) == strata::sum(a.select({Range{0, 10}, Range{{}, {}, -1}})));
+  CHECK(buffer->blocks_read() == 1 + 3);
+  // Random views of a chunked and of a contiguous dataset, against the same views in memory.
+  std::mt19937_64 rng(7);
+  for (const char* name : {"c", "flat"}) {
+    const auto t = f.dataset(name).lazy<float>(2);
+    for (int trial = 0; trial < 40; ++trial) {
+      strata::Dimensions view{40, 30};
+      for (index_t s = strata::test::uniform(rng, 1, 5); s > 0; --s) {
+        view = strata::test::random_step(rng, view);
+      }
+      INFO(name << " view " << strata::to_string(view));
+      const Tensor<const float> got(t.buffer(), view);
+      const Tensor<const double> expected(a.buffer(), view);
+      const auto g = got.to_vector();
+      const auto e = expected.to_vector();
+      REQUIRE(g.size() == e.size());
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        CHECK(g[i] == static_cast<float>(e[i]));
+      }
+    }
+  }
+  // The dataset's own view becomes the tensor's map.
+  CHECK(f.dataset("flat").select({3}).lazy<double>().to_vector() == a.select({3}).to_vector());
+  strata::test::check_error<strata::TypeError>([&] { (void)f.dataset("c").lazy<bool>(); },
+                                               "Dataset::lazy", "bool");
+  strata::test::check_error<strata::ShapeError>([&] { (void)f.dataset("c").lazy<double>(0); },
+                                                "Dataset::lazy", "0 blocks");
 }

@@ -30,7 +30,9 @@
 
 #include <complex>
 #include <cstdint>
+#include <algorithm>
 #include <initializer_list>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -286,6 +288,9 @@ class Attributes {
   std::string where_;  // "file.h5:/group/name", for messages
 };
 
+template <class T>
+class DatasetBuffer;
+
 /// A dataset, or a view of one: a tensor whose elements are in a file.
 ///
 /// A Dataset holds the dataset's handle and a Dimensions over its row-major addresses; select(),
@@ -461,6 +466,19 @@ class Dataset {
     write(Tensor<const T>(one).broadcast(view_.shape()));
   }
 
+  /// The view as a read-only Tensor whose buffer is the file: elements are read when strata
+  /// reads them, a block at a time (the dataset's chunks, or rows of about 1 MiB for a
+  /// contiguous dataset), and the last @p cache_blocks blocks are kept. Every view, expression
+  /// and reduction of strata works on it before anything is loaded; a few elements of a large
+  /// file cost a few blocks. For reading a whole view, read() is the fast path (one transfer).
+  /// @tparam T the element type asked for (converted as read() converts)
+  /// @param cache_blocks how many blocks to keep, >= 1
+  /// @return the tensor (it keeps the file open)
+  /// @throws TypeError when the stored type does not convert to @p T
+  /// @throws ShapeError when @p cache_blocks is below 1
+  template <class T>
+  [[nodiscard]] Tensor<const T> lazy(index_t cache_blocks = 32) const;
+
   /// Reads the whole dataset into a tiled tensor whose tiles are @p tile (by default the file's
   /// chunks), each tile read as one hyperslab.
   /// @param tile the tile extents; empty for the dataset's chunk shape
@@ -497,6 +515,10 @@ class Dataset {
   [[nodiscard]] std::string where() const { return file_ + ":" + path_; }
   [[nodiscard]] Dataset select_region(const SmoothView& region) const;
   [[nodiscard]] Index tile_for_read(IndexSpan tile) const;
+  [[nodiscard]] Index cache_block(index_t cache_blocks) const;
+  void check_readable(DType asked) const;
+  template <class T>
+  friend class DatasetBuffer;
   void check_destination(IndexSpan shape, bool writable) const;
   void check_writable() const;
 
@@ -507,6 +529,125 @@ class Dataset {
   DType dtype_ = DType::other;
   bool writable_ = false;
 };
+
+/// A read-only strata buffer over a stored dataset (Dataset::lazy): an element is read when
+/// strata reads it, with the block of the dataset that holds it (a chunk, or rows of about
+/// 1 MiB), and the most recently used blocks are kept. Copies share one cache. Reads are not
+/// concurrent (HDF5's serial library): strata reads such a buffer on one thread.
+/// @tparam T the element type
+template <class T>
+class DatasetBuffer {
+ public:
+  /// The element type.
+  using value_type = T;
+
+  /// A buffer over the whole of @p dataset's stored elements.
+  /// @param dataset the dataset (its view is ignored: the buffer is the stored elements)
+  /// @param block the extents of the blocks read at once
+  /// @param cache_blocks how many blocks to keep, >= 1
+  DatasetBuffer(const Dataset& dataset, Index block, index_t cache_blocks)
+      : state_(std::make_shared<State>(dataset.view(Dimensions(dataset.file_shape())),
+                                       std::move(block), cache_blocks)) {}
+
+  /// The number of stored elements.
+  /// @return the size
+  [[nodiscard]] index_t size() const noexcept { return state_->size; }
+  /// Stored element @p address (row-major), reading its block when it is not cached.
+  /// @param address in [0, size())
+  /// @return the element
+  /// @throws IOError when HDF5 fails to read
+  [[nodiscard]] T read(index_t address) const { return state_->read(address); }
+  /// How many blocks were read from the file so far (by this buffer and its copies).
+  /// @return the count
+  [[nodiscard]] index_t blocks_read() const noexcept { return state_->blocks_read; }
+
+ private:
+  struct Entry {
+    index_t id = -1;
+    index_t used = 0;
+    Index lo, extents;
+    Tensor<T> values;
+  };
+  struct State {
+    State(Dataset d, Index b, index_t capacity_)
+        : dataset(std::move(d)), shape(dataset.file_shape()), block(std::move(b)),
+          capacity(static_cast<std::size_t>(capacity_)) {
+      size = 1;
+      for (const index_t e : shape) {
+        size *= e;
+      }
+      strides = Index(shape.size(), 1);
+      grid = Index(shape.size(), 1);
+      for (std::size_t k = shape.size(); k-- > 0;) {
+        if (k + 1 < shape.size()) {
+          strides[k] = strides[k + 1] * shape[k + 1];
+        }
+        grid[k] = std::max<index_t>(1, (shape[k] + block[k] - 1) / block[k]);
+      }
+    }
+    T read(index_t address) {
+      Index c(shape.size());
+      index_t id = 0;
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        c[k] = (address / strides[k]) % shape[k];
+        id = id * grid[k] + c[k] / block[k];
+      }
+      Entry& e = find(id, c);
+      index_t at = 0;
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        at = at * e.extents[k] + (c[k] - e.lo[k]);
+      }
+      return e.values.data()[at];
+    }
+    Entry& find(index_t id, const Index& c) {
+      ++clock;
+      Entry* oldest = nullptr;
+      for (Entry& e : entries) {
+        if (e.id == id) {
+          e.used = clock;
+          return e;
+        }
+        if (oldest == nullptr || e.used < oldest->used) {
+          oldest = &e;
+        }
+      }
+      if (entries.size() < capacity) {
+        oldest = &entries.emplace_back();
+      }
+      Entry& e = *oldest;
+      e.lo = Index(shape.size());
+      e.extents = Index(shape.size());
+      std::vector<Selector> box;
+      for (std::size_t k = 0; k < shape.size(); ++k) {
+        e.lo[k] = c[k] / block[k] * block[k];
+        e.extents[k] = std::min(block[k], shape[k] - e.lo[k]);
+        box.emplace_back(Range{e.lo[k], e.lo[k] + e.extents[k]});
+      }
+      e.id = -1;  // unusable until read
+      e.values = dataset.select(std::span<const Selector>(box)).template read<T>();
+      e.id = id;
+      e.used = clock;
+      ++blocks_read;
+      return e;
+    }
+    Dataset dataset;
+    Index shape, block, strides, grid;
+    std::size_t capacity;
+    index_t size = 0;
+    index_t clock = 0;
+    index_t blocks_read = 0;
+    std::vector<Entry> entries;
+  };
+  std::shared_ptr<State> state_;
+};
+
+template <class T>
+Tensor<const T> Dataset::lazy(index_t cache_blocks) const {
+  Index block = cache_block(cache_blocks);
+  check_readable(dtype_of<T>());  // once here, not at the first read
+  return Tensor<const T>(AnyBuffer<T>(DatasetBuffer<T>(*this, std::move(block), cache_blocks)),
+                         view_);
+}
 
 /// A group: a folder of datasets, groups and attributes (the File is its root group). Paths
 /// may have several parts (`"run/step_3/u"`).

@@ -798,7 +798,7 @@ void files() {
   // A lazy dataset: a Tensor whose buffer is the file, read a chunk at a time when used.
   const auto lazy = f.dataset("run/u").lazy<double>();
   std::cout << "lazy: max of row 4 = " << strata::max(lazy.select({4})) << ", after reading "
-            << lazy.buffer().get<io::DatasetBuffer<double>>()->blocks_read() << " of 12 chunks\n";
+            << lazy.buffer().get<io::DatasetBuffer<double>>()->blocks_read() << " of 6 chunks\n";
   std::cout << "rows (values + offsets) = " << f.read_jagged<float>("rows")
             << "; K from its CSR arrays: sum " << strata::sum(f.read_sparse<double>("K"))
             << "; attrs: title " << f.attrs().get<std::string>("title") << ", step "

@@ -45,6 +45,7 @@ template <class T>
 class DistTensor;
 }  // namespace strata::dist
 
+/// Files: HDF5 datasets as tensors, views as hyperslabs, chunks as tiles (strata::hdf5).
 namespace strata::io {
 
 /// The element types a dataset or attribute can hold, as strata names them (NumPy's names).
@@ -195,6 +196,17 @@ void write_block(const Handle& dataset, const std::string& where, const Transfer
 }  // namespace detail
 
 class Group;
+
+namespace detail {
+/// Where a write is staged: its parent group, its final leaf name and its temporary one.
+struct Staging {
+  Handle parent;            ///< the group the object goes into
+  std::string parent_path;  ///< its path
+  std::string leaf;         ///< the object's name there
+  std::string temporary;    ///< the name it is written under until complete
+  bool replace = false;     ///< whether an object named leaf is replaced at the end
+};
+}  // namespace detail
 
 /// The attributes of a file, group or dataset: small named values (numbers, text, short
 /// arrays), as h5py's `obj.attrs`.
@@ -530,6 +542,90 @@ class Dataset {
   bool writable_ = false;
 };
 
+namespace detail {
+
+/// The blocks of a dataset that a DatasetBuffer has read, most recently used kept.
+template <class T>
+struct DatasetCache {
+  /// One block read.
+  struct Entry {
+    index_t id = -1;
+    index_t used = 0;
+    Index lo, extents;
+    Tensor<T> values;
+  };
+  DatasetCache(Dataset d, Index b, index_t capacity_)
+      : dataset(std::move(d)), shape(dataset.file_shape()), block(std::move(b)),
+        capacity(static_cast<std::size_t>(capacity_)) {
+    size = 1;
+    for (const index_t e : shape) {
+      size *= e;
+    }
+    strides = Index(shape.size(), 1);
+    grid = Index(shape.size(), 1);
+    for (std::size_t k = shape.size(); k-- > 0;) {
+      if (k + 1 < shape.size()) {
+        strides[k] = strides[k + 1] * shape[k + 1];
+      }
+      grid[k] = std::max<index_t>(1, (shape[k] + block[k] - 1) / block[k]);
+    }
+  }
+  T read(index_t address) {
+    Index c(shape.size());
+    index_t id = 0;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      c[k] = (address / strides[k]) % shape[k];
+      id = id * grid[k] + c[k] / block[k];
+    }
+    Entry& e = find(id, c);
+    index_t at = 0;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      at = at * e.extents[k] + (c[k] - e.lo[k]);
+    }
+    return e.values.data()[at];
+  }
+  Entry& find(index_t id, const Index& c) {
+    ++clock;
+    Entry* oldest = nullptr;
+    for (Entry& e : entries) {
+      if (e.id == id) {
+        e.used = clock;
+        return e;
+      }
+      if (oldest == nullptr || e.used < oldest->used) {
+        oldest = &e;
+      }
+    }
+    if (entries.size() < capacity) {
+      oldest = &entries.emplace_back();
+    }
+    Entry& e = *oldest;
+    e.lo = Index(shape.size());
+    e.extents = Index(shape.size());
+    std::vector<Selector> box;
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      e.lo[k] = c[k] / block[k] * block[k];
+      e.extents[k] = std::min(block[k], shape[k] - e.lo[k]);
+      box.emplace_back(Range{e.lo[k], e.lo[k] + e.extents[k]});
+    }
+    e.id = -1;  // unusable until read
+    e.values = dataset.select(std::span<const Selector>(box)).template read<T>();
+    e.id = id;
+    e.used = clock;
+    ++blocks_read;
+    return e;
+  }
+  Dataset dataset;
+  Index shape, block, strides, grid;
+  std::size_t capacity;
+  index_t size = 0;
+  index_t clock = 0;
+  index_t blocks_read = 0;
+  std::vector<Entry> entries;
+};
+
+}  // namespace detail
+
 /// A read-only strata buffer over a stored dataset (Dataset::lazy): an element is read when
 /// strata reads it, with the block of the dataset that holds it (a chunk, or rows of about
 /// 1 MiB), and the most recently used blocks are kept. Copies share one cache. Reads are not
@@ -546,7 +642,7 @@ class DatasetBuffer {
   /// @param block the extents of the blocks read at once
   /// @param cache_blocks how many blocks to keep, >= 1
   DatasetBuffer(const Dataset& dataset, Index block, index_t cache_blocks)
-      : state_(std::make_shared<State>(dataset.view(Dimensions(dataset.file_shape())),
+      : state_(std::make_shared<detail::DatasetCache<T>>(dataset.view(Dimensions(dataset.file_shape())),
                                        std::move(block), cache_blocks)) {}
 
   /// The number of stored elements.
@@ -562,83 +658,7 @@ class DatasetBuffer {
   [[nodiscard]] index_t blocks_read() const noexcept { return state_->blocks_read; }
 
  private:
-  struct Entry {
-    index_t id = -1;
-    index_t used = 0;
-    Index lo, extents;
-    Tensor<T> values;
-  };
-  struct State {
-    State(Dataset d, Index b, index_t capacity_)
-        : dataset(std::move(d)), shape(dataset.file_shape()), block(std::move(b)),
-          capacity(static_cast<std::size_t>(capacity_)) {
-      size = 1;
-      for (const index_t e : shape) {
-        size *= e;
-      }
-      strides = Index(shape.size(), 1);
-      grid = Index(shape.size(), 1);
-      for (std::size_t k = shape.size(); k-- > 0;) {
-        if (k + 1 < shape.size()) {
-          strides[k] = strides[k + 1] * shape[k + 1];
-        }
-        grid[k] = std::max<index_t>(1, (shape[k] + block[k] - 1) / block[k]);
-      }
-    }
-    T read(index_t address) {
-      Index c(shape.size());
-      index_t id = 0;
-      for (std::size_t k = 0; k < shape.size(); ++k) {
-        c[k] = (address / strides[k]) % shape[k];
-        id = id * grid[k] + c[k] / block[k];
-      }
-      Entry& e = find(id, c);
-      index_t at = 0;
-      for (std::size_t k = 0; k < shape.size(); ++k) {
-        at = at * e.extents[k] + (c[k] - e.lo[k]);
-      }
-      return e.values.data()[at];
-    }
-    Entry& find(index_t id, const Index& c) {
-      ++clock;
-      Entry* oldest = nullptr;
-      for (Entry& e : entries) {
-        if (e.id == id) {
-          e.used = clock;
-          return e;
-        }
-        if (oldest == nullptr || e.used < oldest->used) {
-          oldest = &e;
-        }
-      }
-      if (entries.size() < capacity) {
-        oldest = &entries.emplace_back();
-      }
-      Entry& e = *oldest;
-      e.lo = Index(shape.size());
-      e.extents = Index(shape.size());
-      std::vector<Selector> box;
-      for (std::size_t k = 0; k < shape.size(); ++k) {
-        e.lo[k] = c[k] / block[k] * block[k];
-        e.extents[k] = std::min(block[k], shape[k] - e.lo[k]);
-        box.emplace_back(Range{e.lo[k], e.lo[k] + e.extents[k]});
-      }
-      e.id = -1;  // unusable until read
-      e.values = dataset.select(std::span<const Selector>(box)).template read<T>();
-      e.id = id;
-      e.used = clock;
-      ++blocks_read;
-      return e;
-    }
-    Dataset dataset;
-    Index shape, block, strides, grid;
-    std::size_t capacity;
-    index_t size = 0;
-    index_t clock = 0;
-    index_t blocks_read = 0;
-    std::vector<Entry> entries;
-  };
-  std::shared_ptr<State> state_;
+  std::shared_ptr<detail::DatasetCache<T>> state_;
 };
 
 template <class T>
@@ -880,8 +900,10 @@ class Group {
 
   /// The handle.
   detail::Handle handle_;  // NOLINT(*-non-private-member-variables-in-classes)
-  /// The file's name and this group's path, for messages.
-  std::string file_, path_;  // NOLINT(*-non-private-member-variables-in-classes)
+  /// The file's name, for messages.
+  std::string file_;  // NOLINT(*-non-private-member-variables-in-classes)
+  /// This group's path in the file.
+  std::string path_;  // NOLINT(*-non-private-member-variables-in-classes)
   /// Whether the file was opened for writing.
   bool writable_ = false;  // NOLINT(*-non-private-member-variables-in-classes)
 
@@ -920,14 +942,7 @@ class Group {
       throw;
     }
   }
-  /// Where a write is staged: its parent group, its final leaf name and its temporary one.
-  struct Staging {
-    detail::Handle parent;   // the group the object goes into
-    std::string parent_path;  // its path
-    std::string leaf;         // the object's name there
-    std::string temporary;    // the name it is written under until complete
-    bool replace = false;     // whether an object named leaf is replaced at the end
-  };
+  using Staging = detail::Staging;
   [[nodiscard]] Group parent_of(const Staging& s) const {
     return {s.parent, file_, s.parent_path, writable_};
   }
@@ -946,12 +961,6 @@ class Group {
                                                  std::size_t n_data) const;
 };
 
-/// An HDF5 file, open while any File, Group or Dataset of it lives; the root group.
-///
-/// @code
-/// strata::io::File f("out.h5", strata::io::Mode::truncate);
-/// f.write("grid/u", u, {.chunks = {64, 64}, .deflate = 4});
-/// @endcode
 class File;
 
 namespace detail {
@@ -959,6 +968,12 @@ namespace detail {
 File file_from_handle(const std::string& filename, Mode mode, Handle root);
 }  // namespace detail
 
+/// An HDF5 file, open while any File, Group or Dataset of it lives; the root group.
+///
+/// @code
+/// strata::io::File f("out.h5", strata::io::Mode::truncate);
+/// f.write("grid/u", u, {.chunks = {64, 64}, .deflate = 4});
+/// @endcode
 class File : public Group {
  public:
   /// Opens or creates a file.

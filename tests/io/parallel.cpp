@@ -88,6 +88,16 @@ TEST_CASE("a distributed tensor is written collectively and read into other tili
       CHECK(whole.at({i, j}) == value(i, j));
     }
   }
+  SECTION("a dataset read by one rank only") {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+      const auto row = f.dataset("z").select({12}).read<double>();
+      CHECK(row.to_vector() == std::vector<double>{1200, 1201, 1202, 1203, 1204, 1205, 1206,
+                                                   1207, 1208, 1209});
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   SECTION("another tiling and distribution") {
     DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular({13, 10}, {6, 7}), Distribution::cyclic());
     f.dataset("u").read_into(b);

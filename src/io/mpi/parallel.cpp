@@ -20,8 +20,9 @@ File open_collective(MPI_Comm comm, const std::string& filename, Mode mode) {
   const detail::Handle access(H5Pcreate(H5P_FILE_ACCESS));
   checked(H5Pset_fapl_mpio(access.id(), comm, MPI_INFO_NULL), "open_collective",
           "cannot use MPI-IO for '" + filename + "'");
-  // Metadata read by one rank and broadcast, written collectively: fewer small requests.
-  H5Pset_all_coll_metadata_ops(access.id(), true);
+  // Metadata written collectively (every change is collective anyway), read independently: a
+  // dataset may be opened and read by some ranks only (collective metadata reads would make
+  // every rank wait for the others' reads).
   // The file closes with its last object, as serial files do (MPI-IO's default is "semi":
   // closing the file's own identifier while groups are open would fail and lose what they
   // wrote since the last flush).

@@ -94,7 +94,7 @@ void BM_write_1GiB_strata(benchmark::State& state) {
   }
   set_bytes(state, t.size());
 }
-BENCHMARK(BM_write_1GiB_strata)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_write_1GiB_strata)->Name("BM_write_1GiB/strata")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_write_1GiB_raw_hdf5(benchmark::State& state) {
   const auto t = numbers({gib_rows, 8192});
@@ -105,7 +105,7 @@ void BM_write_1GiB_raw_hdf5(benchmark::State& state) {
   }
   set_bytes(state, t.size());
 }
-BENCHMARK(BM_write_1GiB_raw_hdf5)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_write_1GiB_raw_hdf5)->Name("BM_write_1GiB/hand_c_api")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 // The two writes alternated in one loop, each timed on its own: on this machine a 1 GiB write's
 // time moves by 50% from run to run (page allocation, writeback), and alternating puts both
@@ -147,7 +147,7 @@ void BM_read_1GiB_strata(benchmark::State& state) {
   }
   set_bytes(state, gib_rows * 8192);
 }
-BENCHMARK(BM_read_1GiB_strata)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_read_1GiB_strata)->Name("BM_read_1GiB/strata")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_read_1GiB_raw_hdf5(benchmark::State& state) {
   const auto path = bench_file("r1g");
@@ -158,7 +158,7 @@ void BM_read_1GiB_raw_hdf5(benchmark::State& state) {
   }
   set_bytes(state, gib_rows * 8192);
 }
-BENCHMARK(BM_read_1GiB_raw_hdf5)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_read_1GiB_raw_hdf5)->Name("BM_read_1GiB/hand_c_api")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 // ---- views: every other row of a 4096 x 4096 dataset; a 1% crop of a 256^3 one ----------------
 
@@ -173,7 +173,7 @@ void BM_every_other_row_strata(benchmark::State& state) {
   }
   set_bytes(state, 2048 * 4096);
 }
-BENCHMARK(BM_every_other_row_strata)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_every_other_row_strata)->Name("BM_every_other_row/strata")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_every_other_row_raw_hdf5(benchmark::State& state) {
   const auto path = bench_file("rows");
@@ -184,7 +184,7 @@ void BM_every_other_row_raw_hdf5(benchmark::State& state) {
   }
   set_bytes(state, 2048 * 4096);
 }
-BENCHMARK(BM_every_other_row_raw_hdf5)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_every_other_row_raw_hdf5)->Name("BM_every_other_row/hand_c_api")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The crop [100:155, 50:105, 20:75] of 256^3: 55^3 elements, 0.99% of the dataset.
 void BM_crop_1pct_strata(benchmark::State& state) {
@@ -198,7 +198,7 @@ void BM_crop_1pct_strata(benchmark::State& state) {
   }
   set_bytes(state, 55 * 55 * 55);
 }
-BENCHMARK(BM_crop_1pct_strata)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_crop_1pct_strata)->Name("BM_crop_1pct/strata")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_crop_1pct_raw_hdf5(benchmark::State& state) {
   const auto path = bench_file("crop");
@@ -209,7 +209,7 @@ void BM_crop_1pct_raw_hdf5(benchmark::State& state) {
   }
   set_bytes(state, 55 * 55 * 55);
 }
-BENCHMARK(BM_crop_1pct_raw_hdf5)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_crop_1pct_raw_hdf5)->Name("BM_crop_1pct/hand_c_api")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_crop_1pct_read_all_then_slice(benchmark::State& state) {
   const auto path = bench_file("crop");
@@ -222,7 +222,7 @@ void BM_crop_1pct_read_all_then_slice(benchmark::State& state) {
   }
   set_bytes(state, 55 * 55 * 55);
 }
-BENCHMARK(BM_crop_1pct_read_all_then_slice)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_crop_1pct_read_all_then_slice)->Name("BM_crop_1pct/strata_read_all_then_slice")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // ---- chunked: a 4096 x 4096 dataset in 256 x 256 chunks read tile by tile ---------------------
 
@@ -236,7 +236,7 @@ void BM_chunked_tiles_strata(benchmark::State& state) {
   }
   set_bytes(state, 4096 * 4096);
 }
-BENCHMARK(BM_chunked_tiles_strata)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_chunked_tiles_strata)->Name("BM_chunked_tiles/strata")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_chunked_tiles_raw_hdf5(benchmark::State& state) {
   const auto path = bench_file("chunks");
@@ -265,7 +265,7 @@ void BM_chunked_tiles_raw_hdf5(benchmark::State& state) {
   H5Fclose(f);
   set_bytes(state, 4096 * 4096);
 }
-BENCHMARK(BM_chunked_tiles_raw_hdf5)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_chunked_tiles_raw_hdf5)->Name("BM_chunked_tiles/hand_c_api")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -6,6 +6,11 @@
 #if STRATA_TOUR_HDF5_MPI
 #include "strata/io/parallel.hpp"
 #endif
+#include "strata/interop/blas.hpp"
+#if __has_include(<dlpack/dlpack.h>)
+#include "strata/interop/dlpack.hpp"
+#define STRATA_TOUR_DLPACK 1
+#endif
 #if STRATA_TOUR_MPI
 #include "strata/dist/jagged.hpp"
 #include "strata/dist/tensor.hpp"
@@ -761,6 +766,34 @@ void guarantees() {
   }
 }
 
+void interop() {
+  section("interop: DLPack hand-offs both ways, BLAS descriptions of views, no copies");
+  auto t = strata::iota<double>({3, 4}).copy();
+#if STRATA_TOUR_DLPACK
+  // To a DLPack consumer (NumPy's from_dlpack, torch.from_dlpack...): shape and signed strides.
+  DLManagedTensor* out = strata::to_dlpack(t.select({strata::Range{{}, {}, -1}}));
+  std::cout << "to_dlpack(t[::-1]): ndim " << out->dl_tensor.ndim << ", shape ["
+            << out->dl_tensor.shape[0] << " " << out->dl_tensor.shape[1] << "], strides ["
+            << out->dl_tensor.strides[0] << " " << out->dl_tensor.strides[1]
+            << "] elements, the same memory: " << std::boolalpha
+            << (out->dl_tensor.data == t.select({2}).data()) << "\n";
+  // And back: a Tensor over the producer's memory; its deleter runs when the last view goes.
+  const auto back = strata::from_dlpack<double>(out);
+  std::cout << "from_dlpack(...) = " << back << " (t[::-1], no copy)\n";
+  try {
+    (void)strata::to_dlpack(t.rotate(1, 1));
+  } catch (const strata::LayoutError& e) {
+    std::cout << "strata::LayoutError: " << e.what() << "\n";
+  }
+#else
+  std::cout << "(no DLPack header: install libdlpack-dev)\n";
+#endif
+  // To BLAS / LAPACK: pointer, order and leading dimension of a view, or why it cannot go.
+  const auto m = strata::blas_matrix(t.transpose());
+  std::cout << "blas_matrix(t.T): " << (m.row_major ? "row" : "column") << "-major, "
+            << m.rows << " x " << m.cols << ", lda " << m.leading << "\n";
+}
+
 void files() {
   section("io: HDF5 files; a dataset is a tensor on disk, its views are hyperslabs");
 #if STRATA_TOUR_HDF5
@@ -960,6 +993,7 @@ int main() {
   sparse();
   pictures();
   guarantees();
+  interop();
   files();
   distributed();
   std::cout << "\nend of tour\n";

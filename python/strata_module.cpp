@@ -1,0 +1,485 @@
+// The Python module `strata` (pybind11): strata's tensors seen from Python, sharing memory with
+// NumPy and any DLPack producer or consumer. A consumer of the public C++ API only.
+#include <strata/interop/dlpack.hpp>
+#include <strata/strata.hpp>
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <complex>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace py = pybind11;
+using strata::Index;
+using strata::index_t;
+using strata::Tensor;
+
+namespace {
+
+/// A strata tensor of one of the element types the module offers.
+using AnyTensor = std::variant<Tensor<double>, Tensor<float>, Tensor<std::int64_t>,
+                               Tensor<std::int32_t>, Tensor<bool>>;
+
+/// strata.Tensor: a tensor, or a read-only one (memory imported read-only).
+struct PyTensor {
+  AnyTensor tensor;
+  bool read_only = false;
+};
+
+template <class T>
+constexpr const char* dtype_name() {
+  return strata::detail::dtype_name<T>().data();
+}
+
+template <class T>
+PyTensor wrap(Tensor<T> t, bool read_only = false) {
+  using V = std::remove_const_t<T>;
+  if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float> ||
+                std::is_same_v<V, std::int64_t> || std::is_same_v<V, std::int32_t> ||
+                std::is_same_v<V, bool>) {
+    return {AnyTensor(std::move(t)), read_only};
+  } else {
+    return {AnyTensor(Tensor<double>(strata::astype<double>(t)))};  // other types: as float64
+  }
+}
+
+// ---- memory imported from Python objects through the buffer protocol --------------------------
+
+/// Keeps a Python object (the owner of imported memory) alive; released with the GIL held,
+/// whichever thread drops the last strata view.
+struct PythonOwner {
+  py::object object;
+  explicit PythonOwner(py::object o) : object(std::move(o)) {}
+  PythonOwner(const PythonOwner&) = delete;
+  PythonOwner& operator=(const PythonOwner&) = delete;
+  ~PythonOwner() {
+    py::gil_scoped_acquire gil;
+    object = py::object();
+  }
+};
+
+template <class T, bool Writable>
+class PythonBuffer {
+ public:
+  using value_type = T;
+  PythonBuffer(T* lowest, index_t size, std::shared_ptr<PythonOwner> owner)
+      : data_(lowest), size_(size), owner_(std::move(owner)) {}
+  [[nodiscard]] index_t size() const noexcept { return size_; }
+  [[nodiscard]] T read(index_t address) const noexcept { return data_[address]; }
+  void write(index_t address, const T& value) noexcept requires Writable { data_[address] = value; }
+  [[nodiscard]] T* data() noexcept { return data_; }
+  [[nodiscard]] const T* data() const noexcept { return data_; }
+
+ private:
+  T* data_;
+  index_t size_;
+  std::shared_ptr<PythonOwner> owner_;
+};
+
+template <class T>
+PyTensor from_buffer_info(const py::buffer_info& info, py::object owner) {
+  const auto rank = static_cast<std::size_t>(info.ndim);
+  Index shape(rank);
+  Index strides(rank);
+  index_t size = 1;
+  index_t lo = 0;
+  index_t hi = 0;
+  for (std::size_t k = 0; k < rank; ++k) {
+    shape[k] = info.shape[k];
+    if (info.strides[k] % static_cast<py::ssize_t>(sizeof(T)) != 0) {
+      throw py::value_error("strata.asarray: strides " + py::str(py::cast(info.strides)).cast<std::string>() +
+                            " are not multiples of the element size: copy the array first");
+    }
+    strides[k] = info.strides[k] / static_cast<py::ssize_t>(sizeof(T));
+    size *= shape[k];
+  }
+  for (std::size_t k = 0; size > 0 && k < rank; ++k) {
+    const index_t reach = (shape[k] - 1) * strides[k];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  auto* first = static_cast<T*>(info.ptr);
+  auto keep = std::make_shared<PythonOwner>(std::move(owner));
+  const index_t extent = size > 0 ? hi - lo + 1 : 0;
+  const strata::Dimensions dims(shape, strides, size > 0 ? -lo : 0);
+  if (info.readonly) {
+    return wrap(Tensor<T>(strata::AnyBuffer<T>(PythonBuffer<T, false>(size > 0 ? first + lo : nullptr,
+                                                                     extent, std::move(keep))),
+                          dims),
+                true);
+  }
+  return wrap(Tensor<T>(
+      strata::AnyBuffer<T>(PythonBuffer<T, true>(size > 0 ? first + lo : nullptr, extent, std::move(keep))),
+      dims));
+}
+
+/// strata.asarray(obj): the memory of any object with the buffer protocol (a NumPy array), no copy.
+PyTensor asarray(const py::object& obj) {
+  if (py::isinstance<PyTensor>(obj)) {
+    return obj.cast<PyTensor>();
+  }
+  const py::buffer buffer = py::reinterpret_borrow<py::buffer>(obj);
+  const py::buffer_info info = buffer.request(false);
+  const std::string& f = info.format;
+  const char code = f.empty() ? '?' : f.back();
+  if (code == 'd' && info.itemsize == 8) return from_buffer_info<double>(info, obj);
+  if (code == 'f' && info.itemsize == 4) return from_buffer_info<float>(info, obj);
+  if ((code == 'l' || code == 'q') && info.itemsize == 8) return from_buffer_info<std::int64_t>(info, obj);
+  if (code == 'i' && info.itemsize == 4) return from_buffer_info<std::int32_t>(info, obj);
+  if (code == '?' && info.itemsize == 1) return from_buffer_info<bool>(info, obj);
+  throw py::type_error("strata.asarray: element type '" + f + "' (" + std::to_string(info.itemsize) +
+                       " bytes) is not one of float64, float32, int64, int32, bool");
+}
+
+// ---- DLPack ----------------------------------------------------------------------------------
+
+py::capsule to_capsule(const PyTensor& t) {
+  DLManagedTensor* m = std::visit([](const auto& x) { return strata::to_dlpack(x); }, t.tensor);
+  return py::capsule(m, "dltensor", [](PyObject* capsule) {
+    // Deleted here only when no consumer took it (a consumer renames it "used_dltensor").
+    if (PyCapsule_IsValid(capsule, "dltensor") != 0) {
+      auto* managed = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+      managed->deleter(managed);
+    }
+  });
+}
+
+PyTensor from_dlpack(const py::object& obj) {
+  py::object capsule = py::hasattr(obj, "__dlpack__") ? obj.attr("__dlpack__")() : obj;
+  if (PyCapsule_IsValid(capsule.ptr(), "used_dltensor") != 0) {
+    throw py::value_error("strata.from_dlpack: the DLPack capsule was consumed already");
+  }
+  if (PyCapsule_IsValid(capsule.ptr(), "dltensor") == 0) {
+    throw py::type_error("strata.from_dlpack: expected an object with __dlpack__ or a DLPack capsule");
+  }
+  auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
+  const DLDataType d = m->dl_tensor.dtype;
+  PyTensor out;
+  if (d.code == kDLFloat && d.bits == 64) out = wrap(strata::from_dlpack<double>(m));
+  else if (d.code == kDLFloat && d.bits == 32) out = wrap(strata::from_dlpack<float>(m));
+  else if (d.code == kDLInt && d.bits == 64) out = wrap(strata::from_dlpack<std::int64_t>(m));
+  else if (d.code == kDLInt && d.bits == 32) out = wrap(strata::from_dlpack<std::int32_t>(m));
+  else if (d.code == kDLUInt && d.bits == 8) out = wrap(strata::from_dlpack<std::uint8_t>(m).copy());
+  else if (d.code == 6 /* kDLBool, DLPack >= 0.8 */ && d.bits == 8) {
+    m->dl_tensor.dtype = {kDLUInt, 8, 1};
+    out = wrap(strata::from_dlpack<bool>(m));
+  } else {
+    throw py::type_error("strata.from_dlpack: element type " + strata::detail::dlpack_type_name(d) +
+                         " is not one of float64, float32, int64, int32, bool");
+  }
+  PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // strata owns it now
+  return out;
+}
+
+// ---- indexing --------------------------------------------------------------------------------
+
+std::vector<strata::Selector> selectors(const py::object& key, int rank) {
+  std::vector<py::object> parts;
+  if (py::isinstance<py::tuple>(key)) {
+    for (const auto& k : key.cast<py::tuple>()) {
+      parts.push_back(py::reinterpret_borrow<py::object>(k));
+    }
+  } else {
+    parts.push_back(key);
+  }
+  std::vector<strata::Selector> out;
+  int ellipses = 0;
+  for (const auto& p : parts) {
+    ellipses += p.is(py::ellipsis()) ? 1 : 0;
+  }
+  if (ellipses > 1) {
+    throw py::index_error("an index can only have a single ellipsis ('...')");
+  }
+  const int explicit_axes = static_cast<int>(parts.size()) - ellipses;
+  for (const auto& p : parts) {
+    if (p.is(py::ellipsis())) {
+      for (int k = explicit_axes; k < rank; ++k) {
+        out.emplace_back(strata::all);
+      }
+    } else if (py::isinstance<py::slice>(p)) {
+      const auto s = p.cast<py::slice>();
+      const auto get = [&](const char* name) -> std::optional<index_t> {
+        const py::object v = s.attr(name);
+        return v.is_none() ? std::nullopt : std::optional<index_t>(v.cast<index_t>());
+      };
+      const auto step = get("step");
+      if (step && *step == 0) {
+        throw py::value_error("slice step cannot be zero");
+      }
+      out.emplace_back(strata::Range{get("start"), get("stop"), step.value_or(1)});
+    } else if (py::isinstance<py::int_>(p) && !py::isinstance<py::bool_>(p)) {
+      out.emplace_back(p.cast<index_t>());
+    } else if (py::isinstance<py::list>(p)) {
+      out.emplace_back(p.cast<std::vector<index_t>>());
+    } else {
+      throw py::index_error("only integers, slices (':'), ellipsis ('...') and lists of integers are "
+                            "valid indices, not " + py::str(py::type::of(p)).cast<std::string>());
+    }
+  }
+  return out;
+}
+
+template <class F>
+decltype(auto) visit(const PyTensor& t, F&& f) {
+  return std::visit(std::forward<F>(f), t.tensor);
+}
+
+void require_writable(const PyTensor& t, const char* operation) {
+  if (t.read_only) {
+    throw py::value_error(std::string(operation) + ": the tensor is read-only (imported from "
+                                                   "read-only memory)");
+  }
+}
+
+template <class Op>
+PyTensor binary_tensor(const PyTensor& a, const py::object& b, Op op, bool reflected);
+
+/// The element type of a binary operation's result: strata's rule for same-typed tensors, and a
+/// Python number takes the tensor's type (float with an integer tensor: float64).
+template <class Op>
+py::object binary(const PyTensor& a, const py::object& b, Op op, bool reflected) {
+  if (!py::isinstance<PyTensor>(b) && !py::isinstance<py::float_>(b) &&
+      (!py::isinstance<py::int_>(b) || py::isinstance<py::bool_>(b))) {
+    return py::reinterpret_borrow<py::object>(Py_NotImplemented);  // Python tries the other side
+  }
+  return py::cast(binary_tensor(a, b, op, reflected));
+}
+
+template <class Op>
+PyTensor binary_tensor(const PyTensor& a, const py::object& b, Op op, bool reflected) {
+  if (py::isinstance<PyTensor>(b)) {
+    const PyTensor& c = b.cast<const PyTensor&>();
+    return std::visit(
+        [&](const auto& x, const auto& y) -> PyTensor {
+          using X = typename std::decay_t<decltype(x)>::value_type;
+          using Y = typename std::decay_t<decltype(y)>::value_type;
+          if constexpr (std::is_same_v<X, Y> && !std::is_same_v<X, bool>) {
+            return reflected ? wrap(Tensor<X>(op(y, x))) : wrap(Tensor<X>(op(x, y)));
+          } else if constexpr (!std::is_same_v<X, bool> && !std::is_same_v<Y, bool>) {
+            // Mixed types: both as float64 (NumPy would pick the common type; documented).
+            const Tensor<double> dx = strata::astype<double>(x);
+            const Tensor<double> dy = strata::astype<double>(y);
+            return reflected ? wrap(Tensor<double>(op(dy, dx))) : wrap(Tensor<double>(op(dx, dy)));
+          } else {
+            throw py::type_error("arithmetic on bool tensors: convert them first (astype)");
+          }
+        },
+        a.tensor, c.tensor);
+  }
+  if (py::isinstance<py::float_>(b) || py::isinstance<py::int_>(b)) {
+    return visit(a, [&](const auto& x) -> PyTensor {
+      using X = typename std::decay_t<decltype(x)>::value_type;
+      if constexpr (std::is_same_v<X, bool>) {
+        throw py::type_error("arithmetic on bool tensors: convert them first (astype)");
+      } else if constexpr (std::is_integral_v<X>) {
+        if (py::isinstance<py::float_>(b)) {
+          const Tensor<double> dx = strata::astype<double>(x);
+          const double v = b.cast<double>();
+          return reflected ? wrap(Tensor<double>(op(v, dx))) : wrap(Tensor<double>(op(dx, v)));
+        }
+        const X v = b.cast<X>();
+        return reflected ? wrap(Tensor<X>(op(v, x))) : wrap(Tensor<X>(op(x, v)));
+      } else {
+        const X v = b.cast<X>();
+        return reflected ? wrap(Tensor<X>(op(v, x))) : wrap(Tensor<X>(op(x, v)));
+      }
+    });
+  }
+  throw py::type_error("unsupported operand");  // binary() returns NotImplemented before
+}
+
+py::object reduce(const PyTensor& t, const py::object& axis, const char* which) {
+  return visit(t, [&](const auto& x) -> py::object {
+    const std::string w = which;
+    if (axis.is_none()) {
+      if (w == "sum") return py::cast(strata::sum(x));
+      if (w == "min") return py::cast(strata::min(x));
+      if (w == "max") return py::cast(strata::max(x));
+      return py::cast(strata::mean(x));
+    }
+    const auto a = axis.cast<index_t>();
+    if (w == "sum") return py::cast(wrap(strata::sum(x, a)));
+    if (w == "min") return py::cast(wrap(strata::min(x, a)));
+    if (w == "max") return py::cast(wrap(strata::max(x, a)));
+    return py::cast(wrap(strata::mean(x, a)));
+  });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(strata, m) {
+  m.doc() = "strata: N-dimensional tensors and zero-copy views, shared with NumPy and DLPack";
+
+  // strata's errors as the Python exceptions NumPy users expect, with strata's message.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) {
+        std::rethrow_exception(p);
+      }
+    } catch (const strata::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const strata::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const strata::IOError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const strata::Error& e) {  // ShapeError, BroadcastError, LayoutError
+      PyErr_SetString(PyExc_ValueError, e.what());
+    }
+  });
+
+  py::class_<PyTensor>(m, "Tensor", py::buffer_protocol(),
+                       "A strata tensor or view: NumPy sees its memory without a copy "
+                       "(np.asarray), as does any DLPack consumer")
+      .def_buffer([](PyTensor& t) -> py::buffer_info {
+        return visit(t, [&](auto& x) -> py::buffer_info {
+          using T = typename std::decay_t<decltype(x)>::value_type;
+          auto* data = const_cast<T*>(static_cast<const Tensor<T>&>(x).data());
+          if (data == nullptr && x.size() > 0) {
+            throw py::buffer_error("this view (a roll, a tile, an index array) is not strided "
+                                   "memory: copy() it first");
+          }
+          std::vector<py::ssize_t> shape;
+          std::vector<py::ssize_t> strides;
+          for (const index_t e : x.shape()) shape.push_back(e);
+          for (const index_t s : x.strides()) strides.push_back(s * static_cast<py::ssize_t>(sizeof(T)));
+          static T empty{};
+          return py::buffer_info(data != nullptr ? data : &empty, sizeof(T),
+                                 py::format_descriptor<T>::format(), x.rank(), shape, strides,
+                                 t.read_only || !x.is_writable());
+        });
+      })
+      .def_property_readonly("shape", [](const PyTensor& t) {
+        return visit(t, [](const auto& x) {
+          const Index s = x.shape();
+          return py::tuple(py::cast(std::vector<index_t>(s.begin(), s.end())));
+        });
+      })
+      .def_property_readonly("strides", [](const PyTensor& t) {  // in bytes, as NumPy's
+        return visit(t, [](const auto& x) {
+          using T = typename std::decay_t<decltype(x)>::value_type;
+          std::vector<index_t> s;
+          for (const index_t e : x.strides()) s.push_back(e * static_cast<index_t>(sizeof(T)));
+          return py::tuple(py::cast(s));
+        });
+      })
+      .def_property_readonly("dtype", [](const PyTensor& t) {
+        return visit(t, [](const auto& x) {
+          return std::string(dtype_name<typename std::decay_t<decltype(x)>::value_type>());
+        });
+      })
+      .def_property_readonly("ndim", [](const PyTensor& t) { return visit(t, [](const auto& x) { return x.rank(); }); })
+      .def_property_readonly("size", [](const PyTensor& t) { return visit(t, [](const auto& x) { return x.size(); }); })
+      .def_property_readonly("T", [](const PyTensor& t) {
+        return visit(t, [&](const auto& x) { return wrap(Tensor(x).transpose(), t.read_only); });
+      })
+      .def("__len__", [](const PyTensor& t) {
+        return visit(t, [](const auto& x) -> index_t {
+          if (x.rank() == 0) throw py::type_error("len() of a 0-d tensor");
+          return x.shape()[0];
+        });
+      })
+      .def("__getitem__", [](const PyTensor& t, const py::object& key) -> py::object {
+        return visit(t, [&](const auto& x) -> py::object {
+          const auto sel = selectors(key, x.rank());
+          auto v = Tensor(x).select(std::span<const strata::Selector>(sel));
+          if (v.rank() == 0) return py::cast(std::as_const(v).at(Index{}));
+          return py::cast(wrap(std::move(v), t.read_only));
+        });
+      })
+      .def("__setitem__", [](PyTensor& t, const py::object& key, const py::object& value) {
+        require_writable(t, "__setitem__");
+        std::visit([&](auto& x) {
+          using T = typename std::decay_t<decltype(x)>::value_type;
+          const auto sel = selectors(key, x.rank());
+          auto v = x.select(std::span<const strata::Selector>(sel));
+          if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value) ||
+              py::isinstance<py::bool_>(value)) {
+            v.fill(value.cast<T>());
+            return;
+          }
+          const PyTensor src = asarray(value);
+          std::visit([&](const auto& s) {
+            using S = typename std::decay_t<decltype(s)>::value_type;
+            if constexpr (std::is_same_v<S, T>) {
+              v.assign(s.shape() == v.shape() ? s : Tensor(s).broadcast(v.shape()));
+            } else {
+              throw py::type_error(std::string("cannot assign ") + dtype_name<S>() + " to a " +
+                                   dtype_name<T>() + " tensor (convert it first)");
+            }
+          }, src.tensor);
+        }, t.tensor);
+      })
+      .def("copy", [](const PyTensor& t) { return visit(t, [](const auto& x) { return wrap(x.copy()); }); })
+      .def("transpose", [](const PyTensor& t, const py::args& axes) {
+        return visit(t, [&](const auto& x) {
+          if (axes.empty()) return wrap(Tensor(x).transpose(), t.read_only);
+          std::vector<index_t> p;
+          for (const auto& a : axes) p.push_back(a.cast<index_t>());
+          return wrap(Tensor(x).transpose(p), t.read_only);
+        });
+      })
+      .def("broadcast_to", [](const PyTensor& t, const std::vector<index_t>& shape) {
+        return visit(t, [&](const auto& x) { return wrap(Tensor(x).broadcast(shape), true); });
+      }, "a read-only broadcast view (np.broadcast_to)")
+      .def("roll", [](const PyTensor& t, index_t shift, index_t axis) {
+        return visit(t, [&](const auto& x) { return wrap(Tensor(x).rotate(shift, axis), t.read_only); });
+      }, py::arg("shift"), py::arg("axis"), "a view rolled along an axis (np.roll, no copy)")
+      .def("flip", [](const PyTensor& t, index_t axis) {
+        return visit(t, [&](const auto& x) { return wrap(Tensor(x).reverse(std::vector<index_t>{axis}), t.read_only); });
+      }, py::arg("axis"))
+      .def("reshape", [](const PyTensor& t, const std::vector<index_t>& shape) {
+        return visit(t, [&](const auto& x) { return wrap(Tensor(x).reshape(shape), t.read_only); });
+      })
+      .def("sum", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "sum"); }, py::arg("axis") = py::none())
+      .def("min", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "min"); }, py::arg("axis") = py::none())
+      .def("max", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "max"); }, py::arg("axis") = py::none())
+      .def("mean", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "mean"); }, py::arg("axis") = py::none())
+      .def("__add__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::plus<>{}, false); })
+      .def("__radd__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::plus<>{}, true); })
+      .def("__sub__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::minus<>{}, false); })
+      .def("__rsub__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::minus<>{}, true); })
+      .def("__mul__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::multiplies<>{}, false); })
+      .def("__rmul__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::multiplies<>{}, true); })
+      .def("__truediv__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::divides<>{}, false); })
+      .def("__rtruediv__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::divides<>{}, true); })
+      .def("__dlpack__", [](const PyTensor& t, const py::object& /*stream*/) { return to_capsule(t); },
+           py::arg("stream") = py::none())
+      .def("__dlpack_device__", [](const PyTensor&) { return py::make_tuple(1, 0); })
+      .def("__array__", [](py::object self, const py::object& dtype) {
+        py::object array = py::module_::import("numpy").attr("asarray")(py::memoryview(self));
+        return dtype.is_none() ? array : array.attr("astype")(dtype);
+      }, py::arg("dtype") = py::none())
+      .def("__str__", [](const PyTensor& t) {
+        std::ostringstream s;
+        visit(t, [&](const auto& x) { s << x; });
+        return s.str();
+      })
+      .def("__repr__", [](const PyTensor& t) {
+        std::ostringstream s;
+        visit(t, [&](const auto& x) {
+          s << "strata.Tensor(" << x << ", dtype=" << dtype_name<typename std::decay_t<decltype(x)>::value_type>() << ")";
+        });
+        return s.str();
+      });
+
+  m.def("asarray", &asarray, py::arg("obj"),
+        "A strata.Tensor over the memory of a NumPy array (any object with the buffer protocol), "
+        "no copy: strides kept, negative ones too; a read-only array gives a read-only tensor");
+  m.def("from_dlpack", &from_dlpack, py::arg("obj"),
+        "A strata.Tensor over the memory of any DLPack producer (torch.Tensor, a NumPy array...), "
+        "no copy");
+  m.def("zeros", [](const std::vector<index_t>& shape, const std::string& dtype) -> PyTensor {
+    if (dtype == "float64") return wrap(Tensor<double>(shape));
+    if (dtype == "float32") return wrap(Tensor<float>(shape));
+    if (dtype == "int64") return wrap(Tensor<std::int64_t>(shape));
+    if (dtype == "int32") return wrap(Tensor<std::int32_t>(shape));
+    if (dtype == "bool") return wrap(Tensor<bool>(shape));
+    throw py::type_error("strata.zeros: dtype '" + dtype + "' is not one of float64, float32, int64, int32, bool");
+  }, py::arg("shape"), py::arg("dtype") = "float64");
+}

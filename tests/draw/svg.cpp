@@ -405,8 +405,8 @@ TEST_CASE("draw::distribution colours elements by owner and outlines a patch", "
 TEST_CASE("draw::chunks shows the elements a view reads and the chunks it touches", "[draw]") {
   // Every other row of a 6 x 8 array in chunks of 2 x 3, columns 1 to 4: by hand, rows 0, 2, 4
   // meet chunk rows 0, 1, 2 and columns 1-4 meet chunk columns 0 and 1: six of nine chunks.
-  const strata::Dimensions all{6, 8};
-  const auto view = all.select({strata::Range{{}, {}, 2}, strata::Range{1, 5}});
+  const strata::Dimensions array{6, 8};
+  const auto view = array.select({strata::Range{{}, {}, 2}, strata::Range{1, 5}});
   const auto doc = parse(draw::chunks(Index{6, 8}, Index{2, 3}, view, "every other row"));
   REQUIRE(of_class(doc, "cell").size() == 48);
   const auto has_class = [](const Element& e, const std::string& word) {

@@ -65,32 +65,11 @@ struct PythonOwner {
   }
 };
 
-template <class T, bool Writable>
-class PythonBuffer {
- public:
-  using value_type = T;
-  PythonBuffer(T* lowest, index_t size, std::shared_ptr<PythonOwner> owner)
-      : data_(lowest), size_(size), owner_(std::move(owner)) {}
-  [[nodiscard]] index_t size() const noexcept { return size_; }
-  [[nodiscard]] T read(index_t address) const noexcept { return data_[address]; }
-  void write(index_t address, const T& value) noexcept requires Writable { data_[address] = value; }
-  [[nodiscard]] T* data() noexcept { return data_; }
-  [[nodiscard]] const T* data() const noexcept { return data_; }
-
- private:
-  T* data_;
-  index_t size_;
-  std::shared_ptr<PythonOwner> owner_;
-};
-
 template <class T>
 PyTensor from_buffer_info(const py::buffer_info& info, py::object owner) {
   const auto rank = static_cast<std::size_t>(info.ndim);
   Index shape(rank);
   Index strides(rank);
-  index_t size = 1;
-  index_t lo = 0;
-  index_t hi = 0;
   for (std::size_t k = 0; k < rank; ++k) {
     shape[k] = info.shape[k];
     if (info.strides[k] % static_cast<py::ssize_t>(sizeof(T)) != 0) {
@@ -98,25 +77,11 @@ PyTensor from_buffer_info(const py::buffer_info& info, py::object owner) {
                             " are not multiples of the element size: copy the array first");
     }
     strides[k] = info.strides[k] / static_cast<py::ssize_t>(sizeof(T));
-    size *= shape[k];
   }
-  for (std::size_t k = 0; size > 0 && k < rank; ++k) {
-    const index_t reach = (shape[k] - 1) * strides[k];
-    (reach < 0 ? lo : hi) += reach;
-  }
-  auto* first = static_cast<T*>(info.ptr);
-  auto keep = std::make_shared<PythonOwner>(std::move(owner));
-  const index_t extent = size > 0 ? hi - lo + 1 : 0;
-  const strata::Dimensions dims(shape, strides, size > 0 ? -lo : 0);
-  if (info.readonly) {
-    return wrap(Tensor<T>(strata::AnyBuffer<T>(PythonBuffer<T, false>(size > 0 ? first + lo : nullptr,
-                                                                     extent, std::move(keep))),
-                          dims),
-                true);
-  }
-  return wrap(Tensor<T>(
-      strata::AnyBuffer<T>(PythonBuffer<T, true>(size > 0 ? first + lo : nullptr, extent, std::move(keep))),
-      dims));
+  // A read-only array gives a tensor the module never writes (PyTensor::read_only).
+  return wrap(strata::from_memory<T>(static_cast<T*>(info.ptr), shape, strides,
+                                     std::make_shared<PythonOwner>(std::move(owner))),
+              info.readonly);
 }
 
 /// strata.asarray(obj): the memory of any object with the buffer protocol (a NumPy array), no copy.

@@ -146,7 +146,19 @@ TEST_CASE("DLPack: bad input is an error that names the operation and the argume
   m->dl_tensor.dtype = {kDLBfloat, 16, 1};
   check_error<strata::TypeError>([&] { (void)strata::from_dlpack<double>(m); }, "from_dlpack",
                                  "bfloat16");
+  m->dl_tensor.dtype = {kDLFloat, 64, 1};
+  m->dl_tensor.shape[0] = -1;
+  check_error<strata::ShapeError>([&] { (void)strata::from_dlpack<double>(m); }, "from_dlpack",
+                                  "negative extent -1");
+  m->dl_tensor.shape[0] = 4;
   m->deleter(m);  // not consumed by the failed imports
+  std::vector<double> memory(6);
+  check_error<strata::ShapeError>(
+      [&] { (void)strata::from_memory(memory.data(), Index{2, 3}, Index{3}, nullptr); },
+      "from_memory", "[3]");
+  const auto over = strata::from_memory(memory.data() + 5, Index{2, 3}, Index{-3, -1}, nullptr);
+  CHECK(over.at({0, 0}) == 0.0);
+  CHECK(over.data() == memory.data() + 5);  // [::-1, ::-1] of memory, no copy
   check_error<strata::LayoutError>([&] { (void)strata::from_dlpack<double>(nullptr); },
                                    "from_dlpack", "null");
 }

@@ -97,13 +97,13 @@ struct DLPackOwner {
   }
 };
 
-/// Memory imported through DLPack: contiguous from its lowest element, kept alive by the
-/// producer until its deleter is called; writable unless imported as const.
+/// Memory another library owns: contiguous from its lowest element, kept alive by an owner
+/// handle that strata releases with its last view; writable unless imported as const.
 template <class T, bool Writable>
-class DLPackBuffer {
+class SharedMemoryBuffer {
  public:
   using value_type = T;
-  DLPackBuffer(T* lowest, index_t size, std::shared_ptr<DLPackOwner> owner)
+  SharedMemoryBuffer(T* lowest, index_t size, std::shared_ptr<const void> owner)
       : data_(lowest), size_(size), owner_(std::move(owner)) {}
   [[nodiscard]] index_t size() const noexcept { return size_; }
   [[nodiscard]] T read(index_t address) const noexcept { return data_[address]; }
@@ -114,10 +114,41 @@ class DLPackBuffer {
  private:
   T* data_;
   index_t size_;
-  std::shared_ptr<DLPackOwner> owner_;
+  std::shared_ptr<const void> owner_;
 };
 
 }  // namespace detail
+
+/// A Tensor over strided memory that another library owns (a NumPy array, a DLPack producer,
+/// a mapped file), without a copy: @p owner is any handle that keeps the memory alive, released
+/// when the last strata view of the memory goes. from_dlpack() and the Python module use it.
+/// @tparam T the element type (`const T` for a read-only Tensor<const T>)
+/// @param first the element at index [0, ..., 0]
+/// @param shape the extents
+/// @param strides the distance between neighbours along each axis, in elements (any sign)
+/// @param owner what keeps the memory alive (may be empty for memory that outlives the views)
+/// @return the tensor
+/// @throws ShapeError for a negative extent or strides of another rank than the shape
+template <class T>
+[[nodiscard]] Tensor<T> from_memory(T* first, IndexSpan shape, IndexSpan strides,
+                                    std::shared_ptr<const void> owner) {
+  using V = std::remove_const_t<T>;
+  const index_t size = checked_size(shape, "from_memory");
+  if (strides.size() != shape.size()) {
+    detail::fail<ShapeError>("from_memory", "strides ", to_string(strides), " for shape ",
+                             to_string(shape), ": one stride per axis is needed");
+  }
+  index_t lo = 0;
+  index_t hi = 0;
+  for (std::size_t k = 0; size > 0 && k < shape.size(); ++k) {
+    const index_t reach = (shape[k] - 1) * strides[k];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  V* base = const_cast<V*>(first);  // written only through a Tensor of non-const T
+  AnyBuffer<V> buffer(detail::SharedMemoryBuffer<V, !std::is_const_v<T>>(
+      size > 0 ? base + lo : nullptr, size > 0 ? hi - lo + 1 : 0, std::move(owner)));
+  return Tensor<T>(std::move(buffer), Dimensions(shape, strides, size > 0 ? -lo : 0));
+}
 
 /// Hands a tensor or view to a DLPack consumer without a copy: shape, signed strides in
 /// elements (0 for a broadcast axis), CPU device. The DLManagedTensor keeps the tensor's buffer
@@ -172,7 +203,6 @@ template <class T>
 template <class T>
 [[nodiscard]] Tensor<T> from_dlpack(DLManagedTensor* managed) {
   using V = std::remove_cv_t<T>;
-  constexpr bool writable = !std::is_const_v<T>;
   if (managed == nullptr) {
     detail::fail<LayoutError>("from_dlpack", "null DLManagedTensor");
   }
@@ -194,29 +224,19 @@ template <class T>
   const auto rank = static_cast<std::size_t>(d.ndim);
   Index shape(rank);
   Index strides(rank);
-  index_t size = 1;
-  for (std::size_t k = 0; k < rank; ++k) {
-    shape[k] = d.shape[k];
-    size *= shape[k];
-  }
   // Compact row-major when the producer gives no strides (DLPack's convention).
   for (std::size_t k = rank, step = 1; k-- > 0;) {
+    shape[k] = d.shape[k];
+    if (shape[k] < 0) {  // before strata takes the memory: an error leaves it to the caller
+      detail::fail<ShapeError>("from_dlpack", "negative extent ", shape[k], " on axis ", k);
+    }
     strides[k] = d.strides != nullptr ? d.strides[k] : static_cast<index_t>(step);
     step *= static_cast<std::size_t>(std::max<index_t>(shape[k], 1));
   }
-  index_t lo = 0;
-  index_t hi = 0;
-  for (std::size_t k = 0; size > 0 && k < rank; ++k) {
-    const index_t reach = (shape[k] - 1) * strides[k];
-    (reach < 0 ? lo : hi) += reach;
-  }
-  auto* first = reinterpret_cast<V*>(static_cast<char*>(d.data) + d.byte_offset);
+  auto* first = reinterpret_cast<T*>(static_cast<char*>(d.data) + d.byte_offset);
   auto owner = std::make_shared<detail::DLPackOwner>();
   owner->managed = managed;
-  const index_t extent = size > 0 ? hi - lo + 1 : 0;
-  AnyBuffer<V> buffer(detail::DLPackBuffer<V, writable>(size > 0 ? first + lo : nullptr, extent,
-                                                        std::move(owner)));
-  return Tensor<T>(std::move(buffer), Dimensions(shape, strides, size > 0 ? -lo : 0));
+  return from_memory<T>(first, shape, strides, std::move(owner));
 }
 
 }  // namespace strata

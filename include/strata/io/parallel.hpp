@@ -48,6 +48,18 @@ struct TilePart {
   void* block;        ///< the block (transfer.block's shape); null for a tile without elements
 };
 
+/// The selectors of tile @p t's box `[lo, hi)` of a distributed tensor.
+template <class T>
+std::vector<Selector> tile_box(const dist::DistTensor<T>& a, index_t t) {
+  const Index lo = a.tiling().tile_lo(t);
+  const Index hi = a.tiling().tile_hi(t);
+  std::vector<Selector> box;
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    box.emplace_back(Range{lo[k], hi[k]});
+  }
+  return box;
+}
+
 /// Reads (or writes, @p write) every part of every rank in collective rounds.
 void transfer_collective(const Handle& dataset, const std::string& where,
                          std::vector<TilePart>& parts, DType type, bool write, MPI_Comm comm);
@@ -63,13 +75,7 @@ Dataset Group::write(const std::string& name, const dist::DistTensor<T>& a,
     std::vector<detail::TilePart> parts;
     const Dimensions whole(a.shape());
     for (const index_t t : a.local_tiles()) {
-      const Index lo = a.tiling().tile_lo(t);
-      const Index hi = a.tiling().tile_hi(t);
-      std::vector<Selector> box;
-      for (std::size_t k = 0; k < lo.size(); ++k) {
-        box.emplace_back(Range{lo[k], hi[k]});
-      }
-      const auto transfer = detail::plan_transfer(a.shape(), whole.select(box));
+      const auto transfer = detail::plan_transfer(a.shape(), whole.select(detail::tile_box(a, t)));
       const Tensor<const T> tile = a.tile(t);
       if (tile.size() == 0) {
         parts.push_back({transfer, nullptr});
@@ -92,13 +98,7 @@ void Dataset::read_into(dist::DistTensor<T>& a) const {
   std::vector<detail::TilePart> parts;
   std::vector<Tensor<T>> tiles;
   for (const index_t t : a.local_tiles()) {
-    const Index lo = a.tiling().tile_lo(t);
-    const Index hi = a.tiling().tile_hi(t);
-    std::vector<Selector> box;
-    for (std::size_t k = 0; k < lo.size(); ++k) {
-      box.emplace_back(Range{lo[k], hi[k]});
-    }
-    auto transfer = detail::plan_transfer(file_shape_, view_.select(box));
+    auto transfer = detail::plan_transfer(file_shape_, view_.select(detail::tile_box(a, t)));
     tiles.push_back(a.tile(t));
     if (tiles.back().size() == 0) {
       blocks.emplace_back();

@@ -133,6 +133,12 @@ void tensors() {
   Tensor<float> col = t.select({all, 1});
   col.assign(Tensor<float>::of({-1}));
   std::cout << "after t[:, 1] = -1:\n" << t << "\n";
+  // `=` on a tensor only writes. With a tensor on the right a named view says which it means:
+  // assign writes (NumPy's v[...] = u), rebind rebinds the handle (Python's v = u).
+  Tensor<float> row = t.select({0});
+  row.assign(t.select({2}));  // t[0] = t[2]
+  row.rebind(row.reverse());  // row is now t[0, ::-1]; nothing is written
+  std::cout << "after t[0] = t[2], row = t[0, ::-1] = " << row << "\n";
   std::cout << "t[::-1, 1:3].T =\n"
             << t.select({Range{{}, {}, -1}, Range{1, 3}}).transpose() << "\n";
   // copy() is dense and row-major, through the fastest kernel for the pair of maps.
@@ -486,7 +492,7 @@ void expressions() {
     v.select({mid, mid}) =
         c + a * (u.select({Range{0, -2}, mid}) + u.select({Range{2}, mid}) +
                  u.select({mid, Range{0, -2}}) + u.select({mid, Range{2}}) - 4 * c);
-    std::swap(u, v);
+    swap(u, v);  // exchanges the handles: u is the new grid (no element moves)
   }
   std::cout << "after 10 Dirichlet steps (heat leaves through the border), total " << strata::sum(u)
             << ":\n"
@@ -865,6 +871,11 @@ void distributed() {
   for (const int o : owners) {
     std::cout << ' ' << o;
   }
+  // ScaLAPACK's block layout over the same grid: each rank a contiguous block of tiles.
+  std::cout << "\nblock over 2 x 2 ranks (ScaLAPACK's block layout), owners";
+  for (const int o : Distribution::block(Index{2, 2}).owners(tiling, 4)) {
+    std::cout << ' ' << o;
+  }
   std::cout << "\nthe patch [1:5, 2:7] crosses tiles";
   for (const strata::index_t t : tiling.tiles_in(Index{1, 2}, Index{5, 7})) {
     std::cout << ' ' << t << " (rank " << owners[static_cast<std::size_t>(t)] << ")";
@@ -951,6 +962,18 @@ void distributed() {
       memory = here;  // one process here: it owns every tile
     }
     std::cout << "\n";
+    // Ghosts given at construction (one window), elements reached by global index when local.
+    DistTensor<double> field(MPI_COMM_WORLD, tiling, Distribution::block(), {Index{1, 1},
+                             Index{1, 1}, true});
+    if (field.owner(tiling.tile_at(Index{5, 7})) == field.rank()) {
+      field.at_global(5, 7) = 1.0;  // a local element, by its global index
+    }
+    field.sync();
+    field.update_ghosts();
+    if (field.owner(0) == field.rank()) {
+      std::cout << "periodic ghosts at construction: tile 0's corner ghost (-1, -1) holds "
+                << field.ghosted(0)(0, 0) << " (the element (5, 7) set through at_global)\n";
+    }
     columns.fill_local(0.0);
     columns.assign(a);  // into a tensor that exists (GA_Copy)
     std::cout << "assign(a) into the column blocks again: "

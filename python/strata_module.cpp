@@ -125,19 +125,20 @@ PyTensor from_dlpack(const py::object& obj) {
   }
   auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule.ptr(), "dltensor"));
   const DLDataType d = m->dl_tensor.dtype;
-  PyTensor out;
-  if (d.code == kDLFloat && d.bits == 64) out = wrap(strata::from_dlpack<double>(m));
-  else if (d.code == kDLFloat && d.bits == 32) out = wrap(strata::from_dlpack<float>(m));
-  else if (d.code == kDLInt && d.bits == 64) out = wrap(strata::from_dlpack<std::int64_t>(m));
-  else if (d.code == kDLInt && d.bits == 32) out = wrap(strata::from_dlpack<std::int32_t>(m));
-  else if (d.code == kDLUInt && d.bits == 8) out = wrap(strata::from_dlpack<std::uint8_t>(m).copy());
-  else if (d.code == 6 /* kDLBool, DLPack >= 0.8 */ && d.bits == 8) {
-    m->dl_tensor.dtype = {kDLUInt, 8, 1};
-    out = wrap(strata::from_dlpack<bool>(m));
-  } else {
+  const auto import = [&]() -> PyTensor {
+    if (d.code == kDLFloat && d.bits == 64) return wrap(strata::from_dlpack<double>(m));
+    if (d.code == kDLFloat && d.bits == 32) return wrap(strata::from_dlpack<float>(m));
+    if (d.code == kDLInt && d.bits == 64) return wrap(strata::from_dlpack<std::int64_t>(m));
+    if (d.code == kDLInt && d.bits == 32) return wrap(strata::from_dlpack<std::int32_t>(m));
+    if (d.code == kDLUInt && d.bits == 8) return wrap(strata::from_dlpack<std::uint8_t>(m).copy());
+    if (d.code == 6 /* kDLBool, DLPack >= 0.8 */ && d.bits == 8) {
+      m->dl_tensor.dtype = {kDLUInt, 8, 1};
+      return wrap(strata::from_dlpack<bool>(m));
+    }
     throw py::type_error("strata.from_dlpack: element type " + strata::detail::dlpack_type_name(d) +
                          " is not one of float64, float32, int64, int32, bool");
-  }
+  };
+  PyTensor out = import();
   PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // strata owns it now
   return out;
 }

@@ -252,13 +252,27 @@ Distribution Distribution::cyclic() {
   return {Kind::cyclic, {}, {}, "cyclic"};
 }
 
-Distribution Distribution::block_cyclic(IndexSpan process_grid) {
+namespace {
+
+void check_process_grid(const char* operation, IndexSpan process_grid) {
   if (process_grid.empty() ||
       std::any_of(process_grid.begin(), process_grid.end(), [](index_t p) { return p < 1; })) {
-    strata::detail::fail<ShapeError>("Distribution::block_cyclic", "process grid ",
-                                     strata::to_string(process_grid),
+    strata::detail::fail<ShapeError>(operation, "process grid ", strata::to_string(process_grid),
                                      ": needs one extent >= 1 per axis of the tiling");
   }
+}
+
+}  // namespace
+
+Distribution Distribution::block(IndexSpan process_grid) {
+  check_process_grid("Distribution::block", process_grid);
+  std::string name = "block";
+  name += strata::to_string(process_grid);
+  return {Kind::block_grid, Index(process_grid), {}, std::move(name)};
+}
+
+Distribution Distribution::block_cyclic(IndexSpan process_grid) {
+  check_process_grid("Distribution::block_cyclic", process_grid);
   std::string name = "block_cyclic";
   name += strata::to_string(process_grid);
   return {Kind::block_cyclic, Index(process_grid), {}, std::move(name)};
@@ -271,7 +285,7 @@ Distribution Distribution::by(OwnerFunction owner, std::string name) {
 std::vector<int> Distribution::owners(const Tiling& tiling, int n_ranks) const {
   const index_t n = tiling.n_tiles();
   std::vector<int> out(static_cast<std::size_t>(n), 0);
-  if (kind_ == Kind::block_cyclic) {
+  if (kind_ == Kind::block_cyclic || kind_ == Kind::block_grid) {
     index_t processes = 1;
     for (const index_t p : grid_) {
       processes *= p;
@@ -298,6 +312,16 @@ std::vector<int> Distribution::owners(const Tiling& tiling, int n_ranks) const {
         index_t r = 0;
         for (std::size_t k = 0; k < c.size(); ++k) {
           r = r * grid_[k] + c[k] % grid_[k];
+        }
+        owner = static_cast<int>(r);
+        break;
+      }
+      case Kind::block_grid: {  // per axis as block(): contiguous runs of tiles
+        const Index c = tiling.coordinates(t);
+        const Index tiles = tiling.grid();
+        index_t r = 0;
+        for (std::size_t k = 0; k < c.size(); ++k) {
+          r = r * grid_[k] + ((c[k] + 1) * grid_[k] - 1) / tiles[k];
         }
         owner = static_cast<int>(r);
         break;

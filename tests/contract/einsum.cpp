@@ -59,21 +59,21 @@ Tensor<T> random_view(std::mt19937_64& rng, const Index& shape) {
   }
   Tensor<T> v = base.transpose(inverse);
   if (broadcast >= 0) {
-    v = v.broadcast(shape);
+    v.rebind(v.broadcast(shape));
   }
   for (std::size_t k = 0; k < rank; ++k) {
     const index_t roll = uniform(rng, 0, 5);
     if (roll == 0) {
-      v = v.reverse(Index{static_cast<index_t>(k)});
+      v.rebind(v.reverse(Index{static_cast<index_t>(k)}));
     } else if (roll == 1 && shape[k] > 1) {
-      v = v.rotate(uniform(rng, -3, 3), static_cast<index_t>(k));
+      v.rebind(v.rotate(uniform(rng, -3, 3), static_cast<index_t>(k)));
     } else if (roll == 2 && shape[k] > 1) {
       std::vector<index_t> order(static_cast<std::size_t>(shape[k]));
       std::iota(order.begin(), order.end(), index_t{0});
       std::shuffle(order.begin(), order.end(), rng);
       std::vector<strata::Selector> sel(k, strata::Selector(strata::all));
       sel.emplace_back(order);
-      v = v.select(sel);
+      v.rebind(v.select(sel));
     }
   }
   if (rank == 2 && uniform(rng, 0, 5) == 0) {

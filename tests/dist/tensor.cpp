@@ -20,7 +20,9 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 using strata::Index;
@@ -192,6 +194,28 @@ TEST_CASE("distributions give every tile an owner", "[dist][distribution]") {
   // ScaLAPACK's 2 x 2 process grid: tile (I, J) to process (I mod 2, J mod 2).
   CHECK(Distribution::block_cyclic(Index{2, 2}).owners(t, 4) ==
         std::vector<int>{0, 1, 0, 2, 3, 2, 0, 1, 0});
+  // ScaLAPACK's block layout on a 2 x 2 grid: along each axis, tiles in runs as block() cuts
+  // 3 tiles over 2 processes (1, then 2).
+  CHECK(Distribution::block(Index{2, 2}).owners(t, 4) ==
+        std::vector<int>{0, 1, 1, 2, 3, 3, 2, 3, 3});
+  CHECK(Distribution::block(Index{2, 2}).owners(Tiling::regular(Index{8, 8}, Index{2, 2}), 4) ==
+        std::vector<int>{0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3});
+  CHECK(Distribution::block(Index{1, 3}).owners(t, 5) ==
+        std::vector<int>{0, 1, 2, 0, 1, 2, 0, 1, 2});  // column blocks; ranks 3, 4 own none
+  CHECK(Distribution::block(Index{2, 2}).to_string() == "block[2 2]");
+  CHECK(Distribution::block(Index{2, 2}).digest() != Distribution::block().digest());
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)Distribution::block(Index{2, 2}).owners(t, 3);
+      },
+      "Distribution::owners", "[2 2]");
+  check_error<strata::ShapeError>([&] { (void)Distribution::block(Index{2}).owners(t, 4); },
+                                  "Distribution::owners", "[2]");
+  check_error<strata::ShapeError>(
+      [] {
+        (void)Distribution::block(Index{2, -1});
+      },
+      "Distribution::block", "[2 -1]");
   const auto diagonal = Distribution::by(
       [](strata::IndexSpan c) { return static_cast<int>(c[0] == c[1]); }, "diagonal");
   CHECK(diagonal.owners(t, 2) == std::vector<int>{1, 0, 0, 0, 1, 0, 0, 0, 1});
@@ -562,12 +586,19 @@ TEST_CASE("ghost regions hold the neighbours' values, periodic or zero beyond th
       upper[static_cast<std::size_t>(k)] = std::min(upper[static_cast<std::size_t>(k)], smallest);
     }
     const bool periodic = trial % 2 == 1;
-    DistTensor<double> a(MPI_COMM_WORLD, tiling, random_distribution(shared, tiling, n));
+    const Distribution distribution = random_distribution(shared, tiling, n);
+    // Ghosts given at construction (one window), or set later (set_ghosts makes a second).
+    DistTensor<double> a =
+        trial % 6 == 3
+            ? DistTensor<double>(MPI_COMM_WORLD, tiling, distribution, {lower, upper, periodic})
+            : DistTensor<double>(MPI_COMM_WORLD, tiling, distribution);
     INFO(tiling.to_string() << " ghosts " << strata::to_string(lower) << " "
                             << strata::to_string(upper) << (periodic ? " periodic" : " zero"));
     // Ghosts set before or after the tiles are written (set_ghosts moves the values into the
     // new blocks), in some trials twice (from one ghosted layout to another).
-    if (trial % 3 == 0) {
+    if (trial % 6 == 3) {
+      fill_by_index(a);
+    } else if (trial % 3 == 0) {
       a.set_ghosts({lower, upper, periodic});
       fill_by_index(a);
     } else {
@@ -809,7 +840,7 @@ TEST_CASE("regions given as views of the global index space move as those views"
     for (int i = 0; i < n_steps; ++i) {
       steps.push_back(random_step(rng, region.shape(), repeats));
       region = steps.back().apply(region);
-      view = steps.back().apply(view);
+      view.rebind(steps.back().apply(view));
     }
     INFO(tiling.to_string() << " " << region.to_string());
     REQUIRE(region.shape() == view.shape());
@@ -847,7 +878,7 @@ TEST_CASE("regions given as views of the global index space move as those views"
     Tensor<double> expected = whole.copy();
     Tensor<double> target = expected;
     for (const ViewStep& step : steps) {
-      target = step.apply(target);
+      target.rebind(step.apply(target));
     }
     Tensor<double> scaled = values.reverse().copy();
     strata::for_each_indexed(
@@ -993,6 +1024,142 @@ TEST_CASE("reductions along axes give the same bits for any rank count and distr
   }
   if (alone != MPI_COMM_NULL) {
     MPI_Comm_free(&alone);
+  }
+}
+
+TEST_CASE("at_global reaches local elements by global index, with or without ghosts",
+          "[dist][at_global]") {
+  const int n = world_size();
+  const int me = world_rank();
+  const Index shape{7, 5};
+  const Tiling tiling = Tiling::regular(shape, Index{3, 2});
+  for (const bool ghosted : {false, true}) {
+    DistTensor<double> a = ghosted
+                               ? DistTensor<double>(MPI_COMM_WORLD, tiling,
+                                                    Distribution::block(Index{std::min(n, 2), 1}),
+                                                    {Index{1, 1}, Index{1, 1}, true})
+                               : DistTensor<double>(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+    fill_by_index(a);
+    index_t local = 0;
+    for (index_t i = 0; i < shape[0]; ++i) {
+      for (index_t j = 0; j < shape[1]; ++j) {
+        const Index g{i, j};
+        const int owner = a.owner(tiling.tile_at(g));
+        if (owner == me) {
+          ++local;
+          CHECK(a.at_global(i, j) == value_at(g));
+          CHECK(std::as_const(a).at_global(g) == value_at(g));
+          a.at_global(i, j) = -value_at(g);  // writes the tile's element
+          CHECK(a.tile(tiling.tile_at(g))
+                    .select({i - tiling.tile_lo(tiling.tile_at(g))[0],
+                             j - tiling.tile_lo(tiling.tile_at(g))[1]})
+                    .to_vector() == std::vector<double>{-value_at(g)});
+        } else {
+          std::string owned = "owned by rank ";
+          owned += std::to_string(owner);
+          check_error<strata::IndexError>([&] { (void)a.at_global(i, j); }, "DistTensor::at_global",
+                                          owned);
+        }
+      }
+    }
+    index_t all = 0;
+    MPI_Allreduce(&local, &all, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(all == 35);
+    a.sync();
+    // What other ranks wrote through at_global is what get() reads.
+    const Tensor<double> whole = a.get(Index{0, 0}, shape);
+    bool negated = true;
+    strata::for_each_indexed(strata::seq, whole, [&](strata::IndexSpan g, double x) {
+      negated = negated && x == -value_at(g);
+    });
+    CHECK(negated);
+    check_error<strata::IndexError>([&] { (void)a.at_global(7, 0); }, "DistTensor::at_global",
+                                    "[7 0]");
+    check_error<strata::IndexError>([&] { (void)a.at_global(1); }, "DistTensor::at_global", "[1]");
+    check_error<strata::IndexError>([&] { (void)a.at_global(0, -1); }, "DistTensor::at_global",
+                                    "[0 -1]");
+  }
+}
+
+TEST_CASE("ghosts given at construction are checked as set_ghosts checks them",
+          "[dist][ghosts][errors]") {
+  const int me = world_rank();
+  const Tiling tiling = Tiling::regular(Index{6, 6}, Index{3, 3});
+  check_error<strata::ShapeError>(
+      [&] {
+        DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::block(),
+                             {Index{1, 4}, Index{1, 1}, false});
+      },
+      "DistTensor", "[1 4]");
+  check_error<strata::ShapeError>(
+      [&] {
+        DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::block(),
+                             {Index{1}, Index{1}, false});
+      },
+      "DistTensor", "ghost widths [1]");
+  if (world_size() > 1) {
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::block(),
+                               {Index{1, me == 0 ? 1 : 2}, Index{1, 1}, false});
+        },
+        "DistTensor", "different arguments");
+  }
+}
+
+TEST_CASE("collectives on different tensors on different ranks throw instead of waiting",
+          "[dist][errors][collective]") {
+  // a and b have the same tiling and distribution: only their identities tell them apart.
+  const int n = world_size();
+  const int me = world_rank();
+  const Index shape{6, 6};
+  const auto tiling = Tiling::regular(shape, Index{3, 3});
+  DistTensor<double> a(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  DistTensor<double> b(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  DistTensor<double> c(MPI_COMM_WORLD, tiling, Distribution::cyclic());
+  fill_by_index(a);
+  a.sync();
+  const auto before = c.get(Index{0, 0}, shape).to_vector();
+  if (n > 1) {
+    DistTensor<double>& mine = me == 0 ? b : a;
+    check_error<strata::dist::CollectiveError>([&] { c.assign(mine); }, "DistTensor::assign",
+                                               "different arguments");
+    CHECK(c.get(Index{0, 0}, shape).to_vector() == before);
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          (void)mine.redistribute(Tiling::regular(shape, Index{2, 6}), Distribution::block());
+        },
+        "DistTensor::redistribute", "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { mine.sync(); }, "DistTensor::sync",
+                                               "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { (void)mine.sum(); }, "DistTensor::sum",
+                                               "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { (void)mine.sum(Index{0}); }, "DistTensor::sum",
+                                               "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { (void)mine.gather(0); }, "DistTensor::gather",
+                                               "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { mine.scatter(0, Tensor<double>(shape)); },
+                                               "DistTensor::scatter", "different arguments");
+    check_error<strata::dist::CollectiveError>(
+        [&] {
+          mine.set_ghosts(strata::dist::Ghosts{Index{1, 1}, Index{1, 1}, false});
+        },
+        "DistTensor::set_ghosts", "different arguments");
+    check_error<strata::dist::CollectiveError>([&] { mine.update_ghosts(); },
+                                               "DistTensor::update_ghosts", "different arguments");
+  }
+  // The same calls on the same tensors still work, and nothing was changed.
+  c.assign(a);
+  CHECK(c.get(Index{0, 0}, shape).to_vector() == a.get(Index{0, 0}, shape).to_vector());
+  CHECK(b.sum() == 0.0);
+  // A tensor over a communicator of its own (here a split of the world) checks on that one.
+  MPI_Comm half = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, me % 2, me, &half);
+  {
+    DistTensor<double> h(half, tiling, Distribution::block());
+    MPI_Comm_free(&half);  // the tensor outlives the user's handle
+    h.fill_local(1.0);
+    CHECK(h.sum() == 36.0);
   }
 }
 

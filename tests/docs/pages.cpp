@@ -84,6 +84,23 @@ TEST_CASE("numpy page: writing through views", "[docs][numpy]") {
   CHECK(values(a) == std::vector<double>{0, 14, 2, 2, 0, 7, 1, 1, 0, 14, 0, -2});
 }
 
+TEST_CASE("numpy page: names and handles", "[docs][numpy]") {
+  Tensor<double> a{{1, 2}, {3, 4}};
+  const auto b = Tensor<double>::of({5, 6});
+  //! [handles]
+  auto row = a.select({0});  // row = a[0]: a view, nothing copied
+  row.assign(b);             // row[...] = b: writes into a
+  row = b * 2.0;             // row[...] = b * 2: an expression writes too
+  row.rebind(b);             // row = b: the name now means b; nothing is written
+  Tensor<double> c = a;      // c = a: another handle to a's elements
+  swap(row, c);              // row, c = c, row
+  // row = b;                // does not compile: write (assign) or rebind (rebind)?
+  //! [handles]
+  CHECK(values(a) == std::vector<double>{10, 12, 3, 4});
+  CHECK(values(row) == std::vector<double>{10, 12, 3, 4});
+  CHECK(values(c) == std::vector<double>{5, 6});
+}
+
 TEST_CASE("numpy page: arithmetic and functions", "[docs][numpy]") {
   const auto a = Tensor<double>::of({1.0, 4.0, 9.0});
   Tensor<double> m{{1, 2, 3}, {4, 5, 6}};

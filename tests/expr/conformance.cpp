@@ -128,15 +128,18 @@ TEST_CASE("expressions match NumPy on random formulas over random views", "[expr
           v[static_cast<std::size_t>(i)] =
               static_cast<double>(i) / 4.0 + static_cast<double>(offset);
         }
-        bases[which] = Tensor<double>::from_vector(v, shape);
+        bases.erase(which);  // tensors are not assignable: replaced
+        bases.emplace(which, Tensor<double>::from_vector(v, shape));
       } else {
         std::vector<I64> v(static_cast<std::size_t>(n));
         for (index_t i = 0; i < n; ++i) {
           v[static_cast<std::size_t>(i)] = i - n / 2 + offset;
         }
-        bases[which] = Tensor<I64>::from_vector(v, shape);
+        bases.erase(which);
+        bases.emplace(which, Tensor<I64>::from_vector(v, shape));
       }
-      ops[which] = bases[which];
+      ops.erase(which);
+      ops.emplace(which, bases.at(which));
       last = which;
     } else if (op == "view") {
       std::string step;

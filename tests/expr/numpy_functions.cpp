@@ -169,7 +169,8 @@ std::vector<Case> read_cases() {
       while (in >> token) {
         values.push_back(parse_value(token));
       }
-      c.operands[c.last] = make_operand(pending_dtype, pending_shape, values);
+      c.operands.erase(c.last);  // tensors are not assignable: replaced
+      c.operands.emplace(c.last, make_operand(pending_dtype, pending_shape, values));
     } else if (op == "view") {
       std::string step;
       in >> step;

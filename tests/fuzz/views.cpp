@@ -345,7 +345,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       check(step.model->size() <= limit || true, "size");
       d = next;
       model = *step.model;
-      view = step.apply_tensor(view);
+      view.rebind(step.apply_tensor(view));
       fuzz::trace() += strata::to_string(d) + " model " + fuzz::text(model.shape) + " " +
                        fuzz::text(model.data) + "\n";
     } catch (const strata::LayoutError&) {

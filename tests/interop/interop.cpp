@@ -71,7 +71,7 @@ TEST_CASE("DLPack: deleters run once, memory lives as long as its last user", "[
   // strata -> consumer: the consumer's deleter call frees strata's hold on the buffer.
   auto t = numbered<double>({2, 3});
   DLManagedTensor* m = strata::to_dlpack(t.transpose());
-  t = Tensor<double>();                       // the producer's handle is gone...
+  t.rebind(Tensor<double>());                 // the producer's handle is gone...
   const auto* data = static_cast<const double*>(m->dl_tensor.data);
   CHECK(data[m->dl_tensor.strides[0] * 2] == 2.0);  // ...the memory is not: (2, 0) of t.T
   m->deleter(m);
@@ -95,7 +95,7 @@ TEST_CASE("DLPack: deleters run once, memory lives as long as its last user", "[
     {
       const auto a_copy = a;
     }
-    a = Tensor<float>();
+    a.rebind(Tensor<float>());
     CHECK(deleted == 0);  // a column view still holds the memory
     col.fill(9.0F);       // writes through to the producer's memory
   }
@@ -199,7 +199,7 @@ TEST_CASE("as_eigen maps strided matrix views, writes through", "[interop]") {
   for (const auto& sel : views) {
     auto v = t.select(std::span<const strata::Selector>(sel));
     if (v.rank() == 1) {
-      v = v.unsqueeze(1);
+      v.rebind(v.unsqueeze(1));
     }
     for (const auto& w : {v, v.transpose()}) {
       const auto m = strata::as_eigen(w);

@@ -52,6 +52,17 @@ inline Selector parse_selector(const std::string& token) {
 }
 
 /// Applies one view step (select, transpose, broadcast, roll, flip, squeeze, unsqueeze).
+/// Makes @p view @p next: rebinds a tensor's handle (tensors are not assignable), assigns other
+/// view types (Dimensions, selections).
+template <class View, class Next>
+void replace(View& view, Next&& next) {
+  if constexpr (requires { view.rebind(std::forward<Next>(next)); }) {
+    view.rebind(std::forward<Next>(next));
+  } else {
+    view = std::forward<Next>(next);
+  }
+}
+
 /// Returns false when `op` is not a view step (reshape is left to the caller: NumPy may copy).
 template <class View>
 bool apply_view_step(View& view, const std::string& op, std::istringstream& in) {
@@ -61,20 +72,20 @@ bool apply_view_step(View& view, const std::string& op, std::istringstream& in) 
     while (in >> token) {
       sels.push_back(parse_selector(token));
     }
-    view = view.select(sels);
+    replace(view, view.select(sels));
   } else if (op == "transpose") {
-    view = view.transpose(read_indices(in));
+    replace(view, view.transpose(read_indices(in)));
   } else if (op == "broadcast") {
-    view = view.broadcast(read_indices(in));
+    replace(view, view.broadcast(read_indices(in)));
   } else if (op == "roll") {
     const Index args = read_indices(in);
-    view = view.rotate(args[0], args[1]);
+    replace(view, view.rotate(args[0], args[1]));
   } else if (op == "flip") {
-    view = view.reverse(read_indices(in));
+    replace(view, view.reverse(read_indices(in)));
   } else if (op == "squeeze") {
-    view = view.squeeze(read_indices(in));
+    replace(view, view.squeeze(read_indices(in)));
   } else if (op == "unsqueeze") {
-    view = view.unsqueeze(read_indices(in)[0]);
+    replace(view, view.unsqueeze(read_indices(in)[0]));
   } else {
     return false;
   }

@@ -110,33 +110,33 @@ Tensor<int> random_view(std::mt19937_64& rng, Tensor<int> t, bool& affine) {
             sels.emplace_back(all);
           }
         }
-        t = t.select(sels);
+        t.rebind(t.select(sels));
         break;
       }
       case 3: {
         Index perm(static_cast<std::size_t>(r));
         std::iota(perm.begin(), perm.end(), index_t{0});
         std::shuffle(perm.begin(), perm.end(), rng);
-        t = t.transpose(perm);
+        t.rebind(t.transpose(perm));
         break;
       }
       case 4:
         if (r > 0) {
-          t = t.reverse({uniform(rng, 0, r - 1)});
+          t.rebind(t.reverse({uniform(rng, 0, r - 1)}));
         }
         break;
       case 5:
-        t = t.unsqueeze(uniform(rng, 0, r)).squeeze();
+        t.rebind(t.unsqueeze(uniform(rng, 0, r)).squeeze());
         break;
       case 6:
         if (r > 0 && uniform(rng, 0, 2) == 0) {
-          t = t.rotate(uniform(rng, -3, 3), uniform(rng, 0, r - 1));
+          t.rebind(t.rotate(uniform(rng, -3, 3), uniform(rng, 0, r - 1)));
           affine = false;
         }
         break;
       default:
         if (r > 0 && shape[0] > 0 && uniform(rng, 0, 2) == 0) {
-          t = t.select({std::vector<index_t>{shape[0] - 1, 0}});
+          t.rebind(t.select({std::vector<index_t>{shape[0] - 1, 0}}));
           affine = false;
         }
     }

@@ -46,17 +46,17 @@ Tensor<int> random_view(std::mt19937_64& rng, Tensor<int> t) {
           step = step == 0 ? 1 : step;
           sels.emplace_back(Range{uniform(rng, -n, n), uniform(rng, -n, n), step});
         }
-        t = t.select(sels);
+        t.rebind(t.select(sels));
         break;
       }
       case 1: {
         std::array<index_t, 3> perm{0, 1, 2};
         std::shuffle(perm.begin(), perm.end(), rng);
-        t = t.transpose({perm[0], perm[1], perm[2]});
+        t.rebind(t.transpose({perm[0], perm[1], perm[2]}));
         break;
       }
       default:
-        t = t.reverse({uniform(rng, 0, 2)});
+        t.rebind(t.reverse({uniform(rng, 0, 2)}));
     }
   }
   return t;

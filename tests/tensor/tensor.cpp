@@ -2,6 +2,7 @@
 #include "strata/tensor/tensor.hpp"
 #include "check_error.hpp"
 
+#include "strata/expr/operators.hpp"
 #include "strata/tensor/generators.hpp"
 
 #include "layout/view_helpers.hpp"
@@ -392,8 +393,7 @@ TEST_CASE("element access agrees with the map on random views, over arrays and u
   }
 }
 
-TEST_CASE("assigning to a temporary view writes through it; a named tensor rebinds",
-          "[tensor][assign]") {
+TEST_CASE("assigning to a temporary view writes through it", "[tensor][assign]") {
   Tensor<int> w = Tensor<int>::of({0, 0, 0, 0});
   const Tensor<int> u = Tensor<int>::of({1, 2, 3, 4});
   w.select({Range{1, 3}}) = u.select({Range{1, 3}});  // NumPy's w[1:3] = u[1:3]
@@ -402,12 +402,83 @@ TEST_CASE("assigning to a temporary view writes through it; a named tensor rebin
   CHECK(w.to_vector() == std::vector<int>{9, 2, 3, 0});
   w.select({Range{{}, {}, -1}}) = w;  // overlapping source: copied first, as NumPy
   CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
-  Tensor<int> named = w.select({Range{0, 2}});
-  named = u;  // a named handle rebinds, writing nothing
-  CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
-  CHECK(named.to_vector() == std::vector<int>{1, 2, 3, 4});
   check_error<strata::BroadcastError>([&] { w.select({Range{0, 3}}) = u; }, "assign", "[4]");
   CHECK(w.to_vector() == std::vector<int>{0, 3, 2, 9});
+}
+
+// `=` on a named tensor never rebinds: every right side that compiles writes into the
+// elements, and a tensor on the right does not compile (it could mean either).
+template <class L, class R>
+concept assignable_from = requires(L& l, R&& r) {
+  l = std::forward<R>(r);
+};
+static_assert(!assignable_from<Tensor<int>, const Tensor<int>&>);
+static_assert(!assignable_from<Tensor<int>, Tensor<int>&&>);
+static_assert(!assignable_from<Tensor<const int>, const Tensor<int>&>);
+static_assert(!assignable_from<Tensor<const int>, Tensor<const int>&&>);
+static_assert(!std::is_copy_assignable_v<Tensor<float>>);
+static_assert(!std::is_move_assignable_v<Tensor<float>>);
+static_assert(assignable_from<Tensor<int>, decltype(std::declval<Tensor<int>>() + 0)>);
+static_assert(std::is_nothrow_swappable_v<Tensor<float>>);
+
+TEST_CASE("at_absolute reaches elements by their absolute indices", "[tensor][absolute]") {
+  Tensor<int> t{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+  const Tensor<const int> v =
+      t.select({Range{{}, {}, -2}, Range{1, 4, 2}});  // rows 2, 0; cols 1, 3
+  CHECK(v.at_absolute({2, 1}) == 9);
+  CHECK(v.at_absolute({0, 3}) == 3);
+  CHECK(v.at_absolute({2, 3}) == 11);
+  check_error<strata::IndexError>([&] { (void)v.at_absolute({1, 1}); }, "at_absolute", "[1 1]");
+  check_error<strata::IndexError>([&] { (void)v.at_absolute({2, 2}); }, "at_absolute", "[2 2]");
+  check_error<strata::IndexError>([&] { (void)v.at_absolute({4, 1}); }, "at_absolute", "[4 1]");
+  check_error<strata::IndexError>([&] { (void)v.at_absolute({2}); }, "at_absolute", "[2]");
+  // A block of a larger index space (a tile): its indices are that space's.
+  Tensor<int> tile = t.select({Range{1, 3}, Range{2, 4}}).with_origin({10, 20});
+  tile.at_absolute({11, 21}) = -1;
+  CHECK(t(2, 3) == -1);
+  check_error<strata::IndexError>([&] { (void)tile.at_absolute({1, 2}); }, "at_absolute", "[1 2]");
+  const auto before = t.to_vector();
+  check_error<strata::LayoutError>(
+      [&] {
+        (void)t.rotate(1, 0).at_absolute({0, 0});
+      },
+      "at_absolute", "relative indices only");
+  CHECK(t.to_vector() == before);
+}
+
+TEST_CASE("= on a named view means one thing: it writes, or it does not compile",
+          "[tensor][assign]") {
+  Tensor<int> a = Tensor<int>::of({0, 0, 0, 0});
+  const Tensor<int> b = Tensor<int>::of({1, 2});
+  Tensor<int> v = a.select({Range{1, 3}});
+  // The spellings that compile all write into a through v.
+  v = b + 0;  // an expression
+  CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 0});
+  v += b;  // a compound assignment
+  CHECK(a.to_vector() == std::vector<int>{0, 2, 4, 0});
+  v.assign(b);  // a tensor, said explicitly (NumPy's v[...] = b)
+  CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 0});
+  std::move(v) = b * 3;  // a temporary view
+  CHECK(a.to_vector() == std::vector<int>{0, 3, 6, 0});
+  a.select({Range{1, 3}}) = b;  // a tensor into a temporary view
+  CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 0});
+  // The handle meanings are spelled out and write nothing.
+  v.rebind(b);
+  CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 0});
+  CHECK(v.to_vector() == std::vector<int>{1, 2});
+  CHECK(v.buffer().identity() == b.buffer().identity());
+  Tensor<int> w = a.select({Range{0, 1}});
+  swap(v, w);  // exchanges handles, moves no element
+  CHECK(v.to_vector() == std::vector<int>{0});
+  CHECK(w.to_vector() == std::vector<int>{1, 2});
+  CHECK(a.to_vector() == std::vector<int>{0, 1, 2, 0});
+  std::ranges::swap(v, w);
+  CHECK(v.to_vector() == std::vector<int>{1, 2});
+  v.rebind(v.transpose().reverse());  // Python's v = v.T[::-1]
+  CHECK(v.to_vector() == std::vector<int>{2, 1});
+  Tensor<const int> r = a;  // a read-only handle rebinds to another tensor too
+  r.rebind(b);
+  CHECK(r.buffer().identity() == b.buffer().identity());
 }
 
 TEST_CASE("writes through views whose indices share addresses are rejected", "[tensor][alias]") {

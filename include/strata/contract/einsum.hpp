@@ -67,7 +67,7 @@ Tensor<const R> arranged(const LabelledOperand<R>& x, const std::vector<int>& or
   for (std::size_t k = 0; k < order.size(); ++k) {
     const int l = order[k];
     if (std::find(x.labels.begin(), x.labels.end(), l) == x.labels.end()) {
-      t = t.unsqueeze(static_cast<index_t>(k));
+      t.rebind(t.unsqueeze(static_cast<index_t>(k)));
     }
     shape.push_back(extents[static_cast<std::size_t>(l)]);
   }
@@ -89,7 +89,7 @@ LabelledOperand<R> reduce_input(const P& policy, const Tensor<const R>& t,
   if (unique.size() != labels.size()) {
     // A diagonal is a strided view: each unique label's stride is the sum of its axes'.
     if (!view.dims().is_strided()) {
-      view = view.copy(policy);
+      view.rebind(view.copy(policy));
     }
     const Index shape = view.shape();
     const Index strides = view.dims().strides();
@@ -107,7 +107,8 @@ LabelledOperand<R> reduce_input(const P& policy, const Tensor<const R>& t,
       new_shape.push_back(extent);
       new_strides.push_back(stride);
     }
-    view = Tensor<const R>(view.buffer(), Dimensions(new_shape, new_strides, view.dims().offset()));
+    view.rebind(
+        Tensor<const R>(view.buffer(), Dimensions(new_shape, new_strides, view.dims().offset())));
   }
   Index summed;
   for (std::size_t a = 0; a < unique.size(); ++a) {
@@ -116,7 +117,7 @@ LabelledOperand<R> reduce_input(const P& policy, const Tensor<const R>& t,
     }
   }
   if (!summed.empty()) {
-    view = sum<R>(policy, view, summed);
+    view.rebind(sum<R>(policy, view, summed));
   }
   return {view, kept};
 }
@@ -351,7 +352,7 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   bool direct = false;
   if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
     try {
-      cm = dest.reshape(c_shape);
+      cm.rebind(dest.reshape(c_shape));
       const Index s = cm.dims().strides();
       direct = cm.dims().is_strided() && takes_strides(m, n, s[nb], s[nb + 1]);
     } catch (const LayoutError&) {
@@ -360,7 +361,7 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   }
   R c_beta = beta;
   if (!direct) {
-    cm = Tensor<R>::for_overwrite(c_shape);  // computed apart (beta 0), then scaled into dest
+    cm.rebind(Tensor<R>::for_overwrite(c_shape));  // computed apart (beta 0), then scaled into dest
     c_beta = R{0};
   }
   const std::array<const Dimensions*, 3> maps{&am.dims(), &bm.dims(), &cm.dims()};
@@ -499,7 +500,7 @@ void run_into(const P& policy, const ContractionPlan& plan, const Tensor<T>& out
   const void* storage = out.buffer().identity();
   for (auto& c : operands) {
     if (c.buffer().identity() == storage) {
-      c = c.copy(policy);
+      c.rebind(c.copy(policy));
     }
   }
   if (out.buffer().data() == nullptr) {

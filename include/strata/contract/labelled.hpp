@@ -184,7 +184,7 @@ class LabelledProduct {
     for (Term& term : terms) {
       for (Tensor<const R>& f : term.factors) {
         if (f.buffer().identity() == storage) {
-          f = f.copy();
+          f.rebind(f.copy());
         }
       }
     }
@@ -280,7 +280,9 @@ requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator*(con
   for (const auto& a : p.terms()) {
     for (const auto& b : q.terms()) {
       typename LabelledProduct<R>::Term t{a.scale * b.scale, a.factors, a.names};
-      t.factors.insert(t.factors.end(), b.factors.begin(), b.factors.end());
+      for (const auto& f : b.factors) {  // appended: tensors are not assignable
+        t.factors.push_back(f);
+      }
       t.names.insert(t.names.end(), b.names.begin(), b.names.end());
       out.terms().push_back(std::move(t));
     }

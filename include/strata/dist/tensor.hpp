@@ -15,9 +15,11 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <complex>
 #include <concepts>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -161,6 +163,21 @@ void release_window(MPI_Comm& comm, const std::vector<MPI_Aint>& bytes, int unit
 /// Throws CollectiveError on every rank of @p comm unless all passed the same @p digest.
 void agree(MPI_Comm comm, std::string_view operation, std::uint64_t digest);
 
+/// The communicator on which the distributed tensors made over @p comm check their collective
+/// calls: one duplicate of @p comm, cached on it as an MPI attribute (freed with @p comm), shared
+/// by all of them. Each tensor moves data on a duplicate of its own, so a call on different
+/// tensors on different ranks would wait forever there; on this shared one the check meets and
+/// throws CollectiveError. Collective over @p comm the first time.
+/// @param comm the user's communicator
+/// @return the shared communicator (freed when @p comm is and its last tensor is gone)
+std::shared_ptr<const MPI_Comm> checks_comm(MPI_Comm comm);
+
+/// An identity for a new tensor, the same on every rank of @p checks (collective over it) and
+/// different from every other tensor's this process has made: the largest of the ranks' counts.
+/// @param checks the shared communicator (checks_comm)
+/// @return the identity
+std::uint64_t agree_on_identity(MPI_Comm checks);
+
 /// Runs @p f on every rank; when it throws on some ranks, those rethrow their exception and
 /// the others throw CollectiveError, so that a check that fails on one rank fails everywhere.
 template <class F>
@@ -216,10 +233,14 @@ void release_cached_windows();
 /// as `GA_Sync`. Between two syncs, puts from different ranks to the same element leave one of the
 /// values; accumulates are element-wise atomic.
 ///
-/// Construction, destruction, sync(), gather(), scatter(), redistribute() and sum() are
-/// collective: every rank of the communicator calls them, in the same order, with the same
-/// arguments (compared by digest: a mismatch throws CollectiveError on every rank). Destroy
-/// distributed tensors before `MPI_Finalize`.
+/// Construction, destruction, sync(), gather(), scatter(), redistribute(), assign(), the ghost
+/// calls and the reductions are collective: every rank of the communicator calls them, in the
+/// same order, on the same tensor, with the same arguments. The ranks check that they do: each
+/// tensor has an identity agreed at construction, and a collective call compares a digest of
+/// the tensor's identity and the arguments (a source tensor's identity too) on a communicator
+/// that all tensors over one user communicator share, so that `(me == 0 ? b : a).sum()` or
+/// `c.assign(me == 0 ? b : a)` throws CollectiveError on every rank instead of waiting forever.
+/// Destroy distributed tensors before `MPI_Finalize`.
 ///
 /// @code
 /// using namespace strata::dist;
@@ -247,6 +268,15 @@ class DistTensor {
   /// @throws CollectiveError when ranks pass different tilings or distributions; the errors of
   ///         Distribution::owners on every rank
   DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution);
+  /// Creates a zero tensor whose local tiles have ghost regions from the start (collective): as
+  /// a tensor followed by set_ghosts(), without the second window set_ghosts() makes.
+  /// @param comm the communicator (duplicated)
+  /// @param tiling the tiles of the global index space
+  /// @param distribution who owns which tile
+  /// @param ghosts the widths, as set_ghosts() takes them
+  /// @throws ShapeError for widths set_ghosts() rejects; CollectiveError as the other
+  ///         constructor, or for different widths on different ranks
+  DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution, Ghosts ghosts);
   /// Frees the window and the duplicated communicator (collective).
   ~DistTensor();
   /// Not copyable: a tensor is one window (move it, or redistribute() for a copy).
@@ -295,6 +325,38 @@ class DistTensor {
   /// The tiles this rank owns, in increasing order (possibly none).
   /// @return the tile numbers
   [[nodiscard]] const std::vector<index_t>& local_tiles() const noexcept { return local_; }
+
+  /// A local element by its global index, with no communication (Global Arrays'
+  /// `NGA_Access` for one element): the loop over a tile written with the indices of the whole
+  /// tensor. For whole tiles, `tile(t)` and its span are faster.
+  /// @param index one global index per axis
+  /// @return the element, in this rank's memory (valid as tile(t)'s elements are)
+  /// @throws IndexError for an index outside the shape or one whose tile another rank owns
+  ///         (naming that rank: get() reads it)
+  [[nodiscard]] T& at_global(IndexSpan index);
+  /// A local element by its global index (read-only).
+  /// @param index one global index per axis
+  /// @return the element
+  /// @throws IndexError as the writable overload
+  [[nodiscard]] const T& at_global(IndexSpan index) const;
+  /// A local element by its global indices: `a.at_global(i, j)`.
+  /// @param i one global index per axis
+  /// @return the element
+  /// @throws IndexError as at_global(IndexSpan)
+  template <std::integral... I>
+  [[nodiscard]] T& at_global(I... i) {
+    const std::array<index_t, sizeof...(I)> index{static_cast<index_t>(i)...};
+    return at_global(IndexSpan(std::span<const index_t>(index)));
+  }
+  /// A local element by its global indices (read-only).
+  /// @param i one global index per axis
+  /// @return the element
+  /// @throws IndexError as at_global(IndexSpan)
+  template <std::integral... I>
+  [[nodiscard]] const T& at_global(I... i) const {
+    const std::array<index_t, sizeof...(I)> index{static_cast<index_t>(i)...};
+    return at_global(IndexSpan(std::span<const index_t>(index)));
+  }
 
   /// A local tile as a Tensor view with global absolute indices (valid until set_ghosts() or
   /// the tensor's end; row-major, contiguous without ghosts, rows of the ghosted block with
@@ -496,7 +558,16 @@ class DistTensor {
   void get_into(IndexSpan lo, IndexSpan hi, Tensor<T>& out) const;
   [[nodiscard]] std::size_t local_position(std::string_view operation, index_t t) const;
 
+  // Throws CollectiveError on every rank unless all called @p operation on this tensor with
+  // the same @p digest (on checks_, shared by the tensors over one communicator).
+  void check_call(std::string_view operation, std::uint64_t digest) const;
+  // Checks ghost widths (collectively, then against the tiling): ShapeError naming operation.
+  void check_ghosts(std::string_view operation, const Ghosts& ghosts) const;
+  void sync(std::string_view operation);  // sync(), its check named after the caller
+
   MPI_Comm comm_ = MPI_COMM_NULL;
+  std::shared_ptr<const MPI_Comm> checks_;  // detail::checks_comm, shared with its other tensors
+  std::uint64_t identity_ = 0;              // agreed at construction: which tensor a call is on
   int rank_ = 0;
   int n_ranks_ = 1;
   Tiling tiling_;

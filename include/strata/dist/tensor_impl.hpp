@@ -131,7 +131,13 @@ inline Index dense_strides(IndexSpan extents) {
 
 template <class T>
 DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution)
+    : DistTensor(comm, std::move(tiling), std::move(distribution), Ghosts{}) {}
+
+template <class T>
+DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distribution, Ghosts ghosts)
     : tiling_(std::move(tiling)), distribution_(std::move(distribution)) {
+  checks_ = detail::checks_comm(comm);
+  identity_ = detail::agree_on_identity(*checks_);
   MPI_Comm_dup(comm, &comm_);
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &n_ranks_);
@@ -145,6 +151,10 @@ DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distributio
       table = detail::mix(table, static_cast<std::uint64_t>(o));
     }
     detail::agree(comm_, "DistTensor", table);
+    if (!ghosts.lower.empty() || !ghosts.upper.empty()) {
+      check_ghosts("DistTensor", ghosts);
+      ghosts_ = std::move(ghosts);
+    }
   } catch (...) {
     MPI_Comm_free(&comm_);
     throw;
@@ -155,6 +165,9 @@ DistTensor<T>::DistTensor(MPI_Comm comm, Tiling tiling, Distribution distributio
     }
   }
   allocate();
+  if (!ghosts_.lower.empty()) {
+    plan_ghosts();
+  }
 }
 
 template <class T>
@@ -230,6 +243,8 @@ DistTensor<T>::~DistTensor() {
 template <class T>
 DistTensor<T>::DistTensor(DistTensor&& other) noexcept
     : comm_(std::exchange(other.comm_, MPI_COMM_NULL)),
+      checks_(std::move(other.checks_)),
+      identity_(other.identity_),
       rank_(other.rank_),
       n_ranks_(other.n_ranks_),
       tiling_(std::move(other.tiling_)),
@@ -252,6 +267,8 @@ DistTensor<T>& DistTensor<T>::operator=(DistTensor&& other) noexcept {
   if (this != &other) {
     release();
     comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    checks_ = std::move(other.checks_);
+    identity_ = other.identity_;
     rank_ = other.rank_;
     n_ranks_ = other.n_ranks_;
     tiling_ = std::move(other.tiling_);
@@ -295,6 +312,39 @@ Tensor<T> DistTensor<T>::tile(index_t t) {
              AnyBuffer<T>(DenseBuffer<T>::wrap(storage_ + first, size)),
              Dimensions(tiling_.tile_extents(t), detail::dense_strides(block), interior(t) - first))
       .with_origin(tiling_.tile_lo(t));
+}
+
+template <class T>
+T& DistTensor<T>::at_global(IndexSpan index) {
+  if (std::cmp_not_equal(index.size(), tiling_.rank())) {
+    strata::detail::fail<IndexError>("DistTensor::at_global", "index ", to_string(index),
+                                     " for a tensor of shape ", to_string(shape()));
+  }
+  const index_t t = [&] {
+    try {
+      return tiling_.tile_at(index);
+    } catch (const IndexError&) {
+      strata::detail::fail<IndexError>("DistTensor::at_global", "index ", to_string(index),
+                                       " is outside the shape ", to_string(shape()));
+    }
+  }();
+  if (owners_[static_cast<std::size_t>(t)] != rank_) {
+    strata::detail::fail<IndexError>(
+        "DistTensor::at_global", "index ", to_string(index), " is in tile ", t, ", owned by rank ",
+        owners_[static_cast<std::size_t>(t)], ", not by rank ", rank_, " (get() reads it)");
+  }
+  const Index lo = tiling_.tile_lo(t);
+  const Index strides = detail::dense_strides(block_extents(t));
+  index_t at = interior(t);
+  for (std::size_t k = 0; k < lo.size(); ++k) {
+    at += (index[k] - lo[k]) * strides[k];
+  }
+  return storage_[at];
+}
+
+template <class T>
+const T& DistTensor<T>::at_global(IndexSpan index) const {
+  return const_cast<DistTensor*>(this)->at_global(index);  // a read of the same element
 }
 
 template <class T>
@@ -505,7 +555,7 @@ void DistTensor<T>::for_each_piece(const Region& region, V side, F&& move) const
     Index count(rank, 1);
     for (std::size_t g = 0; g < rank; ++g) {
       if (region.fixed()[g] >= 0) {
-        piece = piece.unsqueeze(static_cast<index_t>(g));
+        piece.rebind(piece.unsqueeze(static_cast<index_t>(g)));
         start[g] = region.fixed()[g];
       }
     }
@@ -520,7 +570,7 @@ void DistTensor<T>::for_each_piece(const Region& region, V side, F&& move) const
         start[g] += step[g] * (count[g] - 1);
         step[g] = -step[g];
         const Index flip{static_cast<index_t>(g)};
-        piece = piece.reverse(flip);
+        piece.rebind(piece.reverse(flip));
       }
     }
     move(start, step, count, piece);
@@ -601,7 +651,7 @@ std::size_t DistTensor<T>::local_position(std::string_view operation, index_t t)
 }
 
 template <class T>
-void DistTensor<T>::set_ghosts(Ghosts ghosts) {
+void DistTensor<T>::check_ghosts(std::string_view operation, const Ghosts& ghosts) const {
   std::uint64_t digest = ghosts.periodic ? 1U : 0U;
   for (const index_t w : ghosts.lower) {
     digest = detail::mix(digest, static_cast<std::uint64_t>(w));
@@ -609,7 +659,7 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
   for (const index_t w : ghosts.upper) {
     digest = detail::mix(digest, static_cast<std::uint64_t>(w) + 7U);
   }
-  detail::agree(comm_, "DistTensor::set_ghosts", digest);
+  check_call(operation, digest);
   const auto rank = static_cast<std::size_t>(tiling_.rank());
   bool valid = ghosts.lower.size() == rank && ghosts.upper.size() == rank;
   for (std::size_t k = 0; valid && k < rank; ++k) {
@@ -623,10 +673,15 @@ void DistTensor<T>::set_ghosts(Ghosts ghosts) {
   }
   if (!valid) {
     strata::detail::fail<ShapeError>(
-        "DistTensor::set_ghosts", "widths ", to_string(ghosts.lower), " below and ",
-        to_string(ghosts.upper), " above for ", tiling_.to_string(),
+        operation, "ghost widths ", to_string(ghosts.lower), " below and ", to_string(ghosts.upper),
+        " above for ", tiling_.to_string(),
         ": one width >= 0 per axis, at most the smallest tile along it");
   }
+}
+
+template <class T>
+void DistTensor<T>::set_ghosts(Ghosts ghosts) {
+  check_ghosts("DistTensor::set_ghosts", ghosts);
   // A new window whose blocks hold each tile with its ghosts around it (as Global Arrays
   // stores them): remote accesses address the tile inside its block, and update_ghosts()
   // moves ghost cells only. The tiles' values move over; the ghosts start at zero.
@@ -743,6 +798,7 @@ void DistTensor<T>::plan_ghosts() {
 
 template <class T>
 void DistTensor<T>::update_ghosts() {
+  check_call("DistTensor::update_ghosts", 0);
   if (ghosts_.lower.empty()) {
     strata::detail::fail<LayoutError>("DistTensor::update_ghosts",
                                       "no ghosts: call set_ghosts() first");
@@ -817,10 +873,20 @@ void DistTensor<T>::accumulate(IndexSpan lo, IndexSpan hi, const Tensor<const T>
 }
 
 template <class T>
+void DistTensor<T>::check_call(std::string_view operation, std::uint64_t digest) const {
+  detail::agree(*checks_, operation, detail::mix(digest, identity_));
+}
+
+template <class T>
 void DistTensor<T>::sync() {
+  sync("DistTensor::sync");
+}
+
+template <class T>
+void DistTensor<T>::sync(std::string_view operation) {
   MPI_Win_flush_all(window_);
   MPI_Win_sync(window_);
-  MPI_Barrier(comm_);
+  check_call(operation, 0);  // the barrier: no rank leaves before every rank has come
   MPI_Win_sync(window_);
 }
 
@@ -833,7 +899,7 @@ void DistTensor<T>::fill_local(const T& value) {
 
 template <class T>
 std::optional<Tensor<T>> DistTensor<T>::gather(int root) const {
-  detail::agree(comm_, "DistTensor::gather", static_cast<std::uint64_t>(root));
+  check_call("DistTensor::gather", static_cast<std::uint64_t>(root));
   if (root < 0 || root >= n_ranks_) {
     strata::detail::fail<IndexError>("DistTensor::gather", "root ", root, " of ", n_ranks_,
                                      " ranks");
@@ -842,7 +908,7 @@ std::optional<Tensor<T>> DistTensor<T>::gather(int root) const {
   self.sync();
   std::optional<Tensor<T>> out;
   if (rank_ == root) {
-    out = get(Index(static_cast<std::size_t>(tiling_.rank()), 0), shape());
+    out.emplace(get(Index(static_cast<std::size_t>(tiling_.rank()), 0), shape()));
   }
   MPI_Barrier(comm_);  // no rank changes its tiles before the root has read them
   return out;
@@ -850,7 +916,7 @@ std::optional<Tensor<T>> DistTensor<T>::gather(int root) const {
 
 template <class T>
 void DistTensor<T>::scatter(int root, const Tensor<const T>& whole) {
-  detail::agree(comm_, "DistTensor::scatter", static_cast<std::uint64_t>(root));
+  check_call("DistTensor::scatter", static_cast<std::uint64_t>(root));
   if (root < 0 || root >= n_ranks_) {
     strata::detail::fail<IndexError>("DistTensor::scatter", "root ", root, " of ", n_ranks_,
                                      " ranks");
@@ -871,8 +937,7 @@ void DistTensor<T>::scatter(int root, const Tensor<const T>& whole) {
 
 template <class T>
 DistTensor<T> DistTensor<T>::redistribute(Tiling tiling, Distribution distribution) const {
-  detail::agree(comm_, "DistTensor::redistribute",
-                detail::mix(tiling.digest(), distribution.digest()));
+  check_call("DistTensor::redistribute", detail::mix(tiling.digest(), distribution.digest()));
   if (tiling.shape() != shape()) {
     strata::detail::fail<ShapeError>("DistTensor::redistribute", "a tiling of shape ",
                                      to_string(tiling.shape()), " for a tensor of shape ",
@@ -891,8 +956,9 @@ void DistTensor<T>::assign(const DistTensor& source) {
     strata::detail::fail<CollectiveError>("DistTensor::assign",
                                           "the source lives on another group of ranks");
   }
-  detail::agree(comm_, "DistTensor::assign",
-                detail::mix(source.tiling_.digest(), source.distribution_.digest()));
+  check_call("DistTensor::assign",  // the source too: ranks may name different tensors
+             detail::mix(detail::mix(source.tiling_.digest(), source.distribution_.digest()),
+                         source.identity_));
   if (source.shape() != shape()) {
     strata::detail::fail<ShapeError>("DistTensor::assign", "a source of shape ",
                                      to_string(source.shape()), " for a tensor of shape ",
@@ -914,7 +980,8 @@ void DistTensor<T>::assign(const DistTensor& source) {
 
 template <class T>
 T DistTensor<T>::sum() const {
-  const_cast<DistTensor&>(*this).sync();  // sees every completed put; changes no element
+  const_cast<DistTensor&>(*this).sync(
+      "DistTensor::sum");  // sees every completed put; changes no element
   const auto n = static_cast<std::size_t>(tiling_.n_tiles());
   // This rank's tiles' sums, in its tile order.
   std::vector<T> mine;
@@ -974,7 +1041,7 @@ Tensor<T> DistTensor<T>::reduce_axes(const char* operation, Op op, IndexSpan axe
   for (const index_t a : axes) {
     digest = detail::mix(digest, static_cast<std::uint64_t>(a));
   }
-  detail::agree(comm_, operation, digest);
+  check_call(operation, digest);
   const Index global = shape();
   // The same shape everywhere, so every rank throws the same error or none does.
   const std::vector<bool> reduced = strata::detail::reduced_axes(global, axes, operation);

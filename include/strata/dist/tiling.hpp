@@ -117,6 +117,11 @@ class Tiling {
 ///
 /// - `block()`: tiles in order, in contiguous runs as even as possible (rank r owns tiles
 ///   `[r n / p, (r + 1) n / p)`, rounded down); with fewer tiles than ranks some own none.
+/// - `block(grid)`: ScaLAPACK's (and Global Arrays') block layout over a process grid: along
+///   each axis the tiles are cut into contiguous runs as block() cuts them, one per process
+///   along that axis; tile coordinates `(I, J)` go to the process at `(I P / nI, J Q / nJ)`
+///   (rounded as block()), numbered row-major. A 2 x 2 grid over 4 x 4 tiles gives each rank
+///   a 2 x 2 square of tiles, where block() gives each a row of them.
 /// - `cyclic()`: tile t to rank `t mod p`.
 /// - `block_cyclic(grid)`: ScaLAPACK's 2-D (any rank) block-cyclic map over a process grid:
 ///   tile coordinates `(I, J)` go to the process at `(I mod P, J mod Q)`, numbered row-major.
@@ -134,6 +139,12 @@ class Distribution {
   /// Contiguous runs of tiles, as even as possible.
   /// @return the distribution
   static Distribution block();
+  /// Contiguous runs of tiles along each axis of a process grid (ScaLAPACK's block layout).
+  /// @param process_grid the grid's extents, each >= 1 (one per axis of the tiling; the grid
+  ///        may have fewer processes than ranks: the others own nothing)
+  /// @return the distribution
+  /// @throws ShapeError for an extent below 1
+  static Distribution block(IndexSpan process_grid);
   /// Tile t to rank t mod the number of ranks.
   /// @return the distribution
   static Distribution cyclic();
@@ -161,12 +172,13 @@ class Distribution {
   /// A number that differs between different distributions.
   /// @return the digest
   [[nodiscard]] std::uint64_t digest() const noexcept;
-  /// The distribution's name: `block`, `cyclic`, `block_cyclic[2 2]` or the function's name.
+  /// The distribution's name: `block`, `block[2 2]`, `cyclic`, `block_cyclic[2 2]` or the
+  /// function's name.
   /// @return the text
   [[nodiscard]] std::string to_string() const;
 
  private:
-  enum class Kind { block, cyclic, block_cyclic, function };
+  enum class Kind { block, cyclic, block_cyclic, block_grid, function };
   Distribution(Kind kind, Index grid, OwnerFunction owner, std::string name)
       : kind_(kind), grid_(std::move(grid)), owner_(std::move(owner)), name_(std::move(name)) {}
 

@@ -1270,7 +1270,7 @@ Tensor<Acc> scan(const P& policy, const X& x, std::optional<index_t> axis, Op op
       outer *= shape[k];
     }
   } else {
-    out = out.reshape({out.size()});
+    out.rebind(out.reshape({out.size()}));
   }
   Acc* data = out.buffer().data();
   // Lines (o, j): the values o * n * inner + i * inner + j for i in [0, n).

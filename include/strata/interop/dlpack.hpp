@@ -169,7 +169,7 @@ template <class T>
         "array (sparse, generated) cannot be expressed in DLPack: copy() it first");
   }
   auto e = std::make_unique<detail::DLPackExport<V>>();
-  e->keep = t;
+  e->keep.rebind(t);
   const Index shape = t.shape();
   const Index strides = t.strides();
   e->shape.assign(shape.begin(), shape.end());

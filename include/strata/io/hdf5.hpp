@@ -609,7 +609,7 @@ struct DatasetCache {
       box.emplace_back(Range{e.lo[k], e.lo[k] + e.extents[k]});
     }
     e.id = -1;  // unusable until read
-    e.values = dataset.select(std::span<const Selector>(box)).template read<T>();
+    e.values.rebind(dataset.select(std::span<const Selector>(box)).template read<T>());
     e.id = id;
     e.used = clock;
     ++blocks_read;

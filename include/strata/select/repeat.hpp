@@ -47,7 +47,7 @@ class RepeatNode final : public SelectionNode<T> {
     split.insert(split.begin() + static_cast<std::ptrdiff_t>(axis_) + 1, count_);
     Tensor<T> target = dst;
     try {
-      target = dst.reshape(split);
+      target.rebind(dst.reshape(split));
     } catch (const LayoutError&) {
       Tensor<T> dense(dst.shape());
       materialize_into(dense, parallel);

@@ -458,6 +458,46 @@ class JaggedTensor {
     detail::evaluate_jagged_expression(*this, e);
     return *this;
   }
+  /// Shares @p other's values (a handle, as Tensor).
+  /// @param other a jagged tensor
+  JaggedTensor(const JaggedTensor& other) = default;
+  /// Takes @p other's values.
+  /// @param other a jagged tensor
+  JaggedTensor(JaggedTensor&& other) noexcept = default;
+  /// Does not compile, as Tensor's: on a named tensor (`auto r = jt.rows(0, 2); r = other;`) `=`
+  /// could write the values or rebind the handle. `r.assign(other)` writes, `r.rebind(other)`
+  /// rebinds, `swap(r, other)` exchanges handles; `=` from an expression writes.
+  /// @param other a jagged tensor
+  /// @return never
+  JaggedTensor& operator=(const JaggedTensor& other) = delete;  // write: assign(); rebind: rebind()
+  /// Does not compile, as copy-assignment: write with `assign`, rebind with `rebind`.
+  /// @param other a jagged tensor
+  /// @return never
+  JaggedTensor& operator=(JaggedTensor&& other) = delete;  // write: assign(); rebind: rebind()
+  /// Releases this handle.
+  ~JaggedTensor() = default;
+  /// Rebinds this handle to @p other's values and shape, writing nothing.
+  /// @param other a jagged tensor
+  /// @return this tensor
+  JaggedTensor& rebind(JaggedTensor other) noexcept {
+    swap(other);
+    return *this;
+  }
+  /// Exchanges two handles (no value moves).
+  /// @param other a jagged tensor
+  void swap(JaggedTensor& other) noexcept {
+    using std::swap;
+    swap(shape_, other.shape_);
+    swap(buffer_, other.buffer_);
+    swap(base_, other.base_);
+    swap(first_, other.first_);
+    swap(pieces_, other.pieces_);
+    swap(piece_starts_, other.piece_starts_);
+  }
+  /// Exchanges two handles (found by argument-dependent lookup: `swap(a, b)`).
+  /// @param a, b jagged tensors
+  friend void swap(JaggedTensor& a, JaggedTensor& b) noexcept { a.swap(b); }
+
   /// A copy with its own storage (a slice of rows becomes a tensor of its own).
   /// @return the copy
   [[nodiscard]] JaggedTensor copy() const {

@@ -347,9 +347,11 @@ class ElementRef {
 /// returns a tensor that shares it too. copy() makes a dense, row-major copy.
 ///
 /// Constness is honoured through views: a view of a const tensor is a `Tensor<const T>`, which
-/// has no writing member (assign, fill, writable element references) at all. Assigning to a
-/// temporary view writes through it, as NumPy's `w[1:3] = u[1:3]`; assigning to a named
-/// tensor rebinds the handle. Writes through a view where several indices share one address
+/// has no writing member (assign, fill, writable element references) at all. `=` on a tensor
+/// only ever writes: `t.select(...) = u` writes through the temporary view, as NumPy's
+/// `w[1:3] = u[1:3]`, and `v = expr` writes into a named one; `v = u` with a tensor u does not
+/// compile (it could mean writing or rebinding): say `v.assign(u)` or `v.rebind(u)`.
+/// Writes through a view where several indices share one address
 /// (broadcasting, repeated index-array entries: Dimensions::aliases), or into a read-only
 /// buffer (a generator), throw LayoutError and write nothing.
 ///
@@ -389,7 +391,7 @@ class Tensor {
   /// `Tensor<float>::of({1, 2, 3})` or with nested lists).
   /// @param shape the extents
   /// @throws ShapeError for a negative extent or a size that overflows
-  explicit Tensor(IndexSpan shape)
+  explicit Tensor(IndexSpan shape)  // a shape: Tensor<T>({2, 3}); values: Tensor<T>::of({4, 5, 6})
       : dims_(shape),
         buffer_(DenseBuffer<value_type>(checked_size(shape, "Tensor"))),
         data_(buffer_.data()) {
@@ -399,13 +401,14 @@ class Tensor {
   /// A matrix from nested lists, as `np.array([[...], ...])`.
   /// @param rows the rows, all of one length
   /// @throws ShapeError for ragged rows
-  Tensor(std::initializer_list<std::initializer_list<value_type>> rows) : Tensor(nested(rows)) {}
+  Tensor(std::initializer_list<std::initializer_list<value_type>> rows)  // vector: of({4, 5, 6})
+      : Tensor(nested(rows)) {}
 
   /// A rank-3 tensor from nested lists.
   /// @param planes the planes, all of one shape
   /// @throws ShapeError for ragged lists
   Tensor(std::initializer_list<std::initializer_list<std::initializer_list<value_type>>> planes)
-      : Tensor(nested(planes)) {}
+      : Tensor(nested(planes)) {}  // a vector's values: Tensor<T>::of({4, 5, 6})
 
   /// A tensor over any buffer through any map.
   /// @param buffer the storage (shared)
@@ -436,15 +439,40 @@ class Tensor {
   /// Takes @p other's buffer and map.
   /// @param other a tensor
   Tensor(Tensor&& other) noexcept = default;
-  /// Rebinds this handle to @p other's buffer and map (nothing is written). Only named tensors
-  /// rebind; assigning to a temporary view writes through it.
+  /// Does not compile: on a named tensor `v = b` could mean writing b's values into v's elements
+  /// (as `v = b + 0` does, and Eigen blocks, xtensor views) or rebinding the handle v (as Python's
+  /// `v = b`). Say which: `v.assign(b)` writes (broadcasting, NumPy's `v[...] = b`),
+  /// `v.rebind(b)` rebinds, `swap(v, b)` exchanges handles. `=` on a tensor only ever writes:
+  /// expressions, selections, values, and tensors into a temporary view (`t.select(...) = b`).
   /// @param other a tensor
-  /// @return this tensor
-  Tensor& operator=(const Tensor& other) & = default;
-  /// Rebinds this handle to @p other's buffer and map (nothing is written).
+  /// @return never
+  Tensor& operator=(const Tensor& other) & = delete;  // write: v.assign(b); rebind: v.rebind(b)
+  /// Does not compile, as copy-assignment: write with `v.assign(b)`, rebind with `v.rebind(b)`.
   /// @param other a tensor
+  /// @return never
+  Tensor& operator=(Tensor&& other) & = delete;  // write: v.assign(b); rebind: v.rebind(b)
+  /// Rebinds this handle to @p other's buffer and map, writing nothing (Python's `v = b`): after
+  /// `v.rebind(a.transpose())`, v is a.transpose() and shares a's buffer.
+  /// @param other a tensor (a `Tensor<T>` rebinds a `Tensor<const T>` too)
   /// @return this tensor
-  Tensor& operator=(Tensor&& other) & noexcept = default;
+  Tensor& rebind(Tensor other) & noexcept {
+    swap(other);
+    return *this;
+  }
+  /// Exchanges the buffers and maps of two handles (no element moves).
+  /// @param other a tensor
+  void swap(Tensor& other) noexcept {
+    using std::swap;
+    swap(dims_, other.dims_);
+    swap(buffer_, other.buffer_);
+    swap(data_, other.data_);
+    swap(direct_, other.direct_);
+    swap(frame_, other.frame_);
+  }
+  /// Exchanges two handles (found by argument-dependent lookup: `swap(a, b)`,
+  /// `std::ranges::swap(a, b)`).
+  /// @param a, b tensors
+  friend void swap(Tensor& a, Tensor& b) noexcept { a.swap(b); }
   /// Releases this handle (the buffer lives while another handle shares it).
   ~Tensor() = default;
 
@@ -459,7 +487,8 @@ class Tensor {
   /// @throws what evaluating it throws
   template <Expression E>
   // NOLINTNEXTLINE(google-explicit-constructor): an expression becomes a tensor when stored.
-  Tensor(const E& e) : Tensor(detail::evaluated_expression<value_type>(e)) {}
+  Tensor(const E& e)  // a vector's values are Tensor<T>::of({4, 5, 6}), not Tensor<T>{4, 5, 6}
+      : Tensor(detail::evaluated_expression<value_type>(e)) {}
 
   /// Writes a lazy expression into this tensor's elements, broadcasting it (NumPy's
   /// `t[...] = expr`): `v = u + a * (w - u)`. An expression is written, never bound; sources
@@ -897,7 +926,7 @@ class Tensor {
   /// A writable reference to an element: `t(i, j) = v`, `t(i, j) += v`. Checked as the
   /// reading overload.
   /// @param indices one index per axis, each in [0, extent)
-  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
+  /// @return the reference (valid while this tensor is neither destroyed nor rebound)
   template <std::integral... I>
       [[nodiscard, gnu::always_inline]] reference operator()(I... indices) &
       requires(!std::is_const_v<T>) {
@@ -936,7 +965,7 @@ class Tensor {
   }
   /// A writable reference to the element at a multi-index.
   /// @param index one index per axis, each in [0, extent)
-  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
+  /// @return the reference (valid while this tensor is neither destroyed nor rebound)
   [[nodiscard, gnu::always_inline]] reference operator()(IndexSpan index) &
       requires(!std::is_const_v<T>) {
     check_access(index);
@@ -963,7 +992,7 @@ class Tensor {
   [[nodiscard]] value_type at(IndexSpan index) const& { return read(checked_address(index)); }
   /// A writable reference to an element, checked; negative indices count from the end.
   /// @param index one index per axis, in [-extent, extent)
-  /// @return the reference (valid while this tensor is neither destroyed nor reassigned)
+  /// @return the reference (valid while this tensor is neither destroyed nor rebound)
   /// @throws IndexError for a wrong number of indices or one out of bounds
   [[nodiscard]] reference at(IndexSpan index) & requires(!std::is_const_v<T>) {
     return {data_, buffer_, checked_address(index), dims_.aliases()};
@@ -975,6 +1004,24 @@ class Tensor {
   [[nodiscard]] ElementRef<value_type, true> at(IndexSpan index) && requires(!std::is_const_v<T>) {
     const index_t address = checked_address(index);
     return {AnyBuffer<value_type>(buffer_), address, dims_.aliases()};
+  }
+
+  /// Reads an element by its absolute index (the index origin() and steps() describe: a
+  /// distributed tensor's tile answers to global indices, a layout's piece to logical ones):
+  /// `tile.at_absolute({i, j})`.
+  /// @param index one absolute index per axis
+  /// @return the element
+  /// @throws LayoutError when the view has relative indices only; IndexError for a wrong number
+  ///         of indices or an index that is none of the view's elements' absolute indices
+  [[nodiscard]] value_type at_absolute(IndexSpan index) const& {
+    return read(absolute_address(index));
+  }
+  /// A writable reference to an element by its absolute index.
+  /// @param index one absolute index per axis
+  /// @return the reference (valid while this tensor is neither destroyed nor rebound)
+  /// @throws LayoutError, IndexError as the reading overload
+  [[nodiscard]] reference at_absolute(IndexSpan index) & requires(!std::is_const_v<T>) {
+    return {data_, buffer_, absolute_address(index), dims_.aliases()};
   }
 
   // ---- range-for -----------------------------------------------------------------------------
@@ -1356,6 +1403,32 @@ class Tensor {
       g[k] = g[k] < 0 ? g[k] + extents[k] : g[k];
     }
     return dims_.global_to_local(g);
+  }
+
+  [[nodiscard]] index_t absolute_address(IndexSpan index) const {
+    frame_.require_absolute("at_absolute");
+    const auto r = static_cast<std::size_t>(rank());
+    if (index.size() != r) {
+      detail::fail<IndexError>("at_absolute", "index ", to_string(index), " has ", index.size(),
+                               " entries for a tensor of rank ", r);
+    }
+    const Index origin = frame_.origin(r);
+    const Index steps = frame_.steps(r);
+    const Index extents = shape();
+    Index position(r);
+    for (std::size_t k = 0; k < r; ++k) {
+      const index_t d = index[k] - origin[k];
+      const index_t step = steps[k];
+      const index_t i = step == 0 ? (d == 0 ? 0 : -1) : (d % step == 0 ? d / step : -1);
+      if (i < 0 || i >= extents[k]) {
+        detail::fail<IndexError>("at_absolute", "index ", to_string(index),
+                                 " is not an absolute index of the view (origin ",
+                                 to_string(origin), ", steps ", to_string(steps), ", shape ",
+                                 to_string(extents), ")");
+      }
+      position[k] = i;
+    }
+    return dims_.global_to_local(position);
   }
 
   void check_writable(std::string_view operation) const {

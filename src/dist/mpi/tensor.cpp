@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <memory>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -94,6 +95,60 @@ void agree(MPI_Comm comm, std::string_view operation, std::uint64_t digest) {
         "the ranks passed different arguments (a collective operation needs the same "
         "arguments, in the same order, on every rank)");
   }
+}
+
+namespace {
+
+// The attribute under which a user's communicator keeps its checks communicator (a
+// heap-held shared_ptr, which tensors share): the deleter drops the communicator's share when
+// MPI frees the user's communicator; the duplicate is freed with its last tensor.
+int checks_keyval() {
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    MPI_Comm_create_keyval(
+        MPI_COMM_NULL_COPY_FN,
+        [](MPI_Comm, int, void* value, void*) -> int {
+          delete static_cast<std::shared_ptr<const MPI_Comm>*>(value);  // NOLINT: MPI's pointer
+          return MPI_SUCCESS;
+        },
+        &k, nullptr);
+    return k;
+  }();
+  return keyval;
+}
+
+// Tensors made by this process: identities are never reused.
+std::uint64_t tensors_made = 0;
+
+}  // namespace
+
+std::shared_ptr<const MPI_Comm> checks_comm(MPI_Comm comm) {
+  void* value = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(comm, checks_keyval(), &value, &found);
+  if (found != 0) {
+    return *static_cast<std::shared_ptr<const MPI_Comm>*>(value);
+  }
+  auto* checks = new MPI_Comm(MPI_COMM_NULL);  // NOLINT: owned by the shared_ptr below
+  MPI_Comm_dup(comm, checks);
+  std::shared_ptr<const MPI_Comm> shared(checks, [](MPI_Comm* c) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized == 0) {
+      MPI_Comm_free(c);
+    }
+    delete c;  // NOLINT: the shared_ptr's deleter
+  });
+  MPI_Comm_set_attr(comm, checks_keyval(),
+                    new std::shared_ptr<const MPI_Comm>(shared));  // NOLINT: MPI's pointer
+  return shared;
+}
+
+std::uint64_t agree_on_identity(MPI_Comm checks) {
+  std::uint64_t identity = 0;
+  MPI_Allreduce(&tensors_made, &identity, 1, MPI_UINT64_T, MPI_MAX, checks);
+  tensors_made = identity + 1;
+  return identity;
 }
 
 void check_box(std::string_view operation, IndexSpan lo, IndexSpan hi, IndexSpan shape) {

@@ -461,6 +461,128 @@ void access_pointer_compound(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * kM * kM);
 }
 
+// The first loop a user writes: a pure write of a value computed from the indices.
+void write_pointer(benchmark::State& state) {
+  float* p = square().data();
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        p[i * kM + j] = static_cast<float>(i - j);
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void write_strata(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        t(i, j) = static_cast<float>(i - j);
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+void write_span(benchmark::State& state) {
+  Tensor<float> t = Tensor<float>::wrap(square().data(), {kM, kM});
+  const strata::StridedSpan<float, 2> s = t.span<2>();
+  for (auto _ : state) {
+    for (index_t i = 0; i < kM; ++i) {
+      for (index_t j = 0; j < kM; ++j) {
+        s(i, j) = static_cast<float>(i - j);
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kM * kM);
+}
+
+// Three tensors in one loop: c += a b (i, k, j order), 256^3, as a user writes it over tiles.
+constexpr index_t kP = 256;
+
+struct Product {
+  std::vector<float> a = std::vector<float>(kP * kP, 0.5F);
+  std::vector<float> b = std::vector<float>(kP * kP, 0.25F);
+  std::vector<float> c = std::vector<float>(kP * kP, 0.0F);
+};
+
+[[gnu::noinline]] void product(const float* __restrict a, const float* __restrict b,
+                               float* __restrict c, index_t n) {
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t k = 0; k < n; ++k) {
+      const float aik = a[i * n + k];
+      for (index_t j = 0; j < n; ++j) {
+        c[i * n + j] += aik * b[k * n + j];
+      }
+    }
+  }
+}
+
+[[gnu::noinline]] void product(const Tensor<const float>& a, const Tensor<const float>& b,
+                               Tensor<float>& c) {
+  const index_t n = a.shape()[0];
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t k = 0; k < n; ++k) {
+      const float aik = a(i, k);
+      for (index_t j = 0; j < n; ++j) {
+        c(i, j) += aik * b(k, j);
+      }
+    }
+  }
+}
+
+[[gnu::noinline]] void product(strata::StridedSpan<const float, 2> a,
+                               strata::StridedSpan<const float, 2> b,
+                               strata::StridedSpan<float, 2> c) {
+  const index_t n = a.extent(0);
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t k = 0; k < n; ++k) {
+      const float aik = a(i, k);
+      for (index_t j = 0; j < n; ++j) {
+        c(i, j) += aik * b(k, j);
+      }
+    }
+  }
+}
+
+void product_pointer(benchmark::State& state) {
+  Product m;
+  for (auto _ : state) {
+    product(m.a.data(), m.b.data(), m.c.data(), kP);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kP * kP * kP);
+}
+
+void product_strata(benchmark::State& state) {
+  Product m;
+  const Tensor<float> a = Tensor<float>::wrap(m.a.data(), {kP, kP});
+  const Tensor<float> b = Tensor<float>::wrap(m.b.data(), {kP, kP});
+  Tensor<float> c = Tensor<float>::wrap(m.c.data(), {kP, kP});
+  for (auto _ : state) {
+    product(a, b, c);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kP * kP * kP);
+}
+
+void product_span(benchmark::State& state) {
+  Product m;
+  const Tensor<float> a = Tensor<float>::wrap(m.a.data(), {kP, kP});
+  const Tensor<float> b = Tensor<float>::wrap(m.b.data(), {kP, kP});
+  Tensor<float> c = Tensor<float>::wrap(m.c.data(), {kP, kP});
+  for (auto _ : state) {
+    product(a.span<2>(), b.span<2>(), c.span<2>());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * kP * kP * kP);
+}
+
 // The same read loop as a function of the user's (the tensor, or the pointer, passed in), the
 // form a program's kernels take: no call of the benchmark's own around the loop.
 [[gnu::noinline]] float total_of(const float* p, index_t m) {
@@ -639,6 +761,12 @@ BENCHMARK(access_span_function)->Name("element_access_function/span");
 BENCHMARK(access_pointer_compound)->Name("element_scale/pointer");
 BENCHMARK(access_strata_compound)->Name("element_scale/strata");
 BENCHMARK(access_span_compound)->Name("element_scale/span");
+BENCHMARK(write_pointer)->Name("element_write/pointer");
+BENCHMARK(write_strata)->Name("element_write/strata");
+BENCHMARK(write_span)->Name("element_write/span");
+BENCHMARK(product_pointer)->Name("element_product/pointer");
+BENCHMARK(product_strata)->Name("element_product/strata");
+BENCHMARK(product_span)->Name("element_product/span");
 BENCHMARK(indices_smooth)->Name("indices/smooth_range");
 BENCHMARK(loop_smooth)->Name("indices/smooth_loop");
 BENCHMARK(indices_jagged)->Name("indices/jagged_range");

@@ -139,6 +139,11 @@ void tensors() {
   row.assign(t.select({2}));  // t[0] = t[2]
   row.rebind(row.reverse());  // row is now t[0, ::-1]; nothing is written
   std::cout << "after t[0] = t[2], row = t[0, ::-1] = " << row << "\n";
+  // A block of a larger index space answers to that space's indices (as a distributed tile to
+  // global ones): at_absolute takes them, t(i, j) and at() the block's own.
+  const Tensor<const float> block = t.select({Range{1, 3}, Range{2, 4}}).with_origin({10, 20});
+  std::cout << "block.at_absolute({11, 21}) = " << block.at_absolute({11, 21})
+            << " = block(1, 1) = " << block(1, 1) << "\n";
   std::cout << "t[::-1, 1:3].T =\n"
             << t.select({Range{{}, {}, -1}, Range{1, 3}}).transpose() << "\n";
   // copy() is dense and row-major, through the fastest kernel for the pair of maps.

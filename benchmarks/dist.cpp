@@ -6,7 +6,9 @@
 // built with GA. strata runs both of its routes: copies through a shared-memory window (all
 // ranks on one node, the default here) and MPI_Get / MPI_Put (STRATA_SHARED_WINDOWS=0, as on
 // several nodes). Run under mpirun (4 ranks: a 2 x 2 block-cyclic grid); rank 0 runs the
-// benchmarks (one-sided: the other ranks only wait), the others wait in a barrier.
+// benchmarks (one-sided: the other ranks only wait), the others wait in a barrier, asleep
+// between polls (MPI_TEST every 200 us, which also lets MPI progress their side). With
+// --all_ranks every rank moves random patches at once instead (see all_ranks()).
 #include "strata/dist/tensor.hpp"
 
 #include <benchmark/benchmark.h>
@@ -17,8 +19,14 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <random>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -71,19 +79,26 @@ struct Hand {
   Hand(const Hand&) = delete;
   Hand& operator=(const Hand&) = delete;
 
-  /// Gets (or puts) the patch [lo, lo + size)^2 into (from) a dense size x size array.
-  void transfer(double* patch, index_t lo, index_t size, bool get) const {
+  enum class Kind { get, put, accumulate };
+
+  /// Gets, puts or accumulates (MPI_SUM) the patch [lo, lo + size)^2 into or from a dense
+  /// size x size array.
+  void transfer(double* patch, index_t lo, index_t size, Kind kind) const {
+    transfer(patch, Index{lo, lo}, size, kind);
+  }
+  /// The same for the patch at @p lo (row, column).
+  void transfer(double* patch, const Index& lo, index_t size, Kind kind) const {
     std::vector<int> touched;
-    const index_t hi = lo + size;
-    for (index_t I = lo / kTile; I <= (hi - 1) / kTile; ++I) {
-      for (index_t J = lo / kTile; J <= (hi - 1) / kTile; ++J) {
-        const index_t r0 = std::max(lo, I * kTile);
-        const index_t r1 = std::min(hi, (I + 1) * kTile);
-        const index_t c0 = std::max(lo, J * kTile);
-        const index_t c1 = std::min(hi, (J + 1) * kTile);
+    const Index hi{lo[0] + size, lo[1] + size};
+    for (index_t I = lo[0] / kTile; I <= (hi[0] - 1) / kTile; ++I) {
+      for (index_t J = lo[1] / kTile; J <= (hi[1] - 1) / kTile; ++J) {
+        const index_t r0 = std::max(lo[0], I * kTile);
+        const index_t r1 = std::min(hi[0], (I + 1) * kTile);
+        const index_t c0 = std::max(lo[1], J * kTile);
+        const index_t c1 = std::min(hi[1], (J + 1) * kTile);
         const int sub[2] = {static_cast<int>(r1 - r0), static_cast<int>(c1 - c0)};
         const int whole_patch[2] = {static_cast<int>(size), static_cast<int>(size)};
-        const int at_patch[2] = {static_cast<int>(r0 - lo), static_cast<int>(c0 - lo)};
+        const int at_patch[2] = {static_cast<int>(r0 - lo[0]), static_cast<int>(c0 - lo[1])};
         const int whole_tile[2] = {static_cast<int>(kTile), static_cast<int>(kTile)};
         const int at_tile[2] = {static_cast<int>(r0 - I * kTile), static_cast<int>(c0 - J * kTile)};
         MPI_Datatype origin;
@@ -93,10 +108,12 @@ struct Hand {
         MPI_Type_commit(&origin);
         MPI_Type_commit(&target);
         const auto t = static_cast<std::size_t>(I * grid + J);
-        if (get) {
+        if (kind == Kind::get) {
           MPI_Get(patch, 1, origin, owner[t], first[t], 1, target, window);
-        } else {
+        } else if (kind == Kind::put) {
           MPI_Put(patch, 1, origin, owner[t], first[t], 1, target, window);
+        } else {
+          MPI_Accumulate(patch, 1, origin, owner[t], first[t], 1, target, MPI_SUM, window);
         }
         MPI_Type_free(&origin);
         MPI_Type_free(&target);
@@ -120,7 +137,7 @@ void set_bytes(benchmark::State& state, index_t side) {
 void get_hand(benchmark::State& state, index_t side) {
   std::vector<double> patch(static_cast<std::size_t>(side * side));
   for (auto _ : state) {
-    g_hand->transfer(patch.data(), kAt, side, true);
+    g_hand->transfer(patch.data(), kAt, side, Hand::Kind::get);
     benchmark::DoNotOptimize(patch.data());
   }
   set_bytes(state, side);
@@ -172,7 +189,7 @@ void put_strata_rma(benchmark::State& state, index_t side) {
 void put_hand(benchmark::State& state, index_t side) {
   std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
   for (auto _ : state) {
-    g_hand->transfer(patch.data(), kAt, side, false);
+    g_hand->transfer(patch.data(), kAt, side, Hand::Kind::put);
   }
   set_bytes(state, side);
 }
@@ -186,6 +203,33 @@ void put_strata(benchmark::State& state, index_t side) {
     g_strata->put(lo, hi, patch);
   }
   set_bytes(state, side);
+}
+
+void accumulate_hand(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
+  for (auto _ : state) {
+    g_hand->transfer(patch.data(), kAt, side, Hand::Kind::accumulate);
+  }
+  set_bytes(state, side);
+}
+
+void accumulate_with(DistTensor<double>* a, benchmark::State& state, index_t side) {
+  const Index lo{kAt, kAt};
+  const Index hi{kAt + side, kAt + side};
+  Tensor<double> patch({side, side});
+  patch.fill(1.0);
+  for (auto _ : state) {
+    a->accumulate(lo, hi, patch);
+  }
+  set_bytes(state, side);
+}
+
+void accumulate_strata(benchmark::State& state, index_t side) {
+  accumulate_with(g_strata, state, side);
+}
+
+void accumulate_strata_rma(benchmark::State& state, index_t side) {
+  accumulate_with(g_strata_rma, state, side);
 }
 
 #ifdef STRATA_BENCH_GA
@@ -220,7 +264,122 @@ void put_ga(benchmark::State& state, index_t side) {
   }
   set_bytes(state, side);
 }
+
+void accumulate_ga(benchmark::State& state, index_t side) {
+  std::vector<double> patch(static_cast<std::size_t>(side * side), 1.0);
+  GaPatch p(side);
+  double one = 1.0;
+  for (auto _ : state) {
+    NGA_Acc(g_ga, p.lo, p.hi, patch.data(), p.ld, &one);
+  }
+  set_bytes(state, side);
+}
 #endif
+
+// --all_ranks: every rank moves its own random patches at once, as an application does (the
+// Google Benchmark runs above have rank 0 alone move one fixed patch while the others wait).
+// Per operation, size and variant: a warm-up round, then 5 rounds in which each rank moves
+// kPatches(size) patches at random places (the same places for every variant), timed between
+// barriers; the slowest rank's time per patch in the median round, printed by rank 0.
+struct Variant {
+  const char* name;
+  std::function<void(const Index& lo, index_t side, Tensor<double>& patch)> move;
+};
+
+double median_round(const Variant& v, index_t side, int rank, int patches) {
+  Tensor<double> patch({side, side});
+  patch.fill(1.0);
+  std::vector<double> rounds;
+  for (int round = 0; round < 6; ++round) {
+    std::mt19937 places(static_cast<unsigned>(rank * 1000 + round));
+    std::uniform_int_distribution<index_t> at(0, kN - side);
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double start = MPI_Wtime();
+    for (int p = 0; p < patches; ++p) {
+      const index_t row = at(places);
+      v.move(Index{row, at(places)}, side, patch);
+    }
+    double mine = MPI_Wtime() - start;
+    double slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    if (round > 0) {  // round 0 warms up
+      rounds.push_back(slowest / patches);
+    }
+  }
+  std::sort(rounds.begin(), rounds.end());
+  return rounds[rounds.size() / 2];
+}
+
+void all_ranks(int rank) {
+  const auto box = [](const Index& lo, index_t side) {
+    return std::pair{lo, Index{lo[0] + side, lo[1] + side}};
+  };
+  const auto hand = [](Hand::Kind kind) {
+    return [kind](const Index& lo, index_t side, Tensor<double>& patch) {
+      g_hand->transfer(patch.data(), lo, side, kind);
+    };
+  };
+  const auto strata_get = [box](DistTensor<double>* a) {
+    return [a, box](const Index& lo, index_t side, Tensor<double>& patch) {
+      const auto [first, last] = box(lo, side);
+      a->get(first, last, patch);
+    };
+  };
+  const auto strata_accumulate = [box](DistTensor<double>* a) {
+    return [a, box](const Index& lo, index_t side, Tensor<double>& patch) {
+      const auto [first, last] = box(lo, side);
+      a->accumulate(first, last, patch);
+    };
+  };
+  std::vector<std::pair<const char*, std::vector<Variant>>> operations = {
+      {"get",
+       {{"hand_mpi", hand(Hand::Kind::get)},
+        {"strata", strata_get(g_strata)},
+        {"strata_mpi_get", strata_get(g_strata_rma)}}},
+      {"accumulate",
+       {{"hand_mpi", hand(Hand::Kind::accumulate)},
+        {"strata", strata_accumulate(g_strata)},
+        {"strata_mpi_accumulate", strata_accumulate(g_strata_rma)}}}};
+#ifdef STRATA_BENCH_GA
+  const auto ga = [](bool get) {
+    return [get](const Index& lo, index_t side, Tensor<double>& patch) {
+      int first[2] = {static_cast<int>(lo[0]), static_cast<int>(lo[1])};
+      int last[2] = {static_cast<int>(lo[0] + side - 1), static_cast<int>(lo[1] + side - 1)};
+      int ld[1] = {static_cast<int>(side)};
+      double one = 1.0;
+      if (get) {
+        NGA_Get(g_ga, first, last, patch.data(), ld);
+      } else {
+        NGA_Acc(g_ga, first, last, patch.data(), ld, &one);
+      }
+    };
+  };
+  operations[0].second.push_back({"global_arrays", ga(true)});
+  operations[1].second.push_back({"global_arrays", ga(false)});
+#endif
+  const std::pair<index_t, int> sizes[] = {{16, 2000}, {128, 200}, {512, 20}, {2048, 4}};
+  if (rank == 0) {
+    std::printf("all ranks at once: the slowest rank's time per patch (us), median of 5 rounds\n");
+  }
+  for (const auto& [operation, variants] : operations) {
+    for (const auto& [side, patches] : sizes) {
+      std::string line = std::string(operation) + " " + std::to_string(side) + "^2:";
+      double hand_time = 0;
+      for (const Variant& v : variants) {
+        const double t = median_round(v, side, rank, patches) * 1e6;
+        if (hand_time == 0) {
+          hand_time = t;
+        }
+        char cell[96];
+        std::snprintf(cell, sizeof cell, "  %s %.1f (%.2fx)", v.name, t, t / hand_time);
+        line += cell;
+      }
+      if (rank == 0) {
+        std::printf("%s\n", line.c_str());
+      }
+    }
+  }
+}
 
 // Patch sides: 16^2 doubles = 2 KiB, 128^2 = 128 KiB, 512^2 = 2 MiB, 2048^2 = 32 MiB,
 // 2896^2 = 64 MiB. One task per size ("get_2KiB"), its baseline the hand-written MPI.
@@ -236,9 +395,13 @@ void register_all() {
       {"put_%s/hand_mpi", put_hand},
       {"put_%s/strata", put_strata},
       {"put_%s/strata_mpi_put", put_strata_rma},
+      {"accumulate_%s/hand_mpi", accumulate_hand},
+      {"accumulate_%s/strata", accumulate_strata},
+      {"accumulate_%s/strata_mpi_accumulate", accumulate_strata_rma},
 #ifdef STRATA_BENCH_GA
       {"get_%s/global_arrays", get_ga},
       {"put_%s/global_arrays", put_ga},
+      {"accumulate_%s/global_arrays", accumulate_ga},
 #endif
   };
   for (const auto& [pattern, function] : variants) {
@@ -249,6 +412,20 @@ void register_all() {
           ->Unit(benchmark::kMicrosecond)
           ->UseRealTime();
     }
+  }
+}
+
+/// A barrier in which a waiting rank sleeps between polls (MPI_Barrier busy-polls: with more
+/// ranks than cores the waiters would take rank 0's cores while it is timed).
+void wait_quietly() {
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPI_Ibarrier(MPI_COMM_WORLD, &request);
+  for (int done = 0;;) {
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done != 0) {
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
 }
 
@@ -288,13 +465,15 @@ int main(int argc, char** argv) {
     g_strata = &a;
     g_strata_rma = &rma;
     g_hand = &hand;
-    if (rank == 0) {
+    if (argc > 1 && std::string_view(argv[1]) == "--all_ranks") {
+      all_ranks(rank);
+    } else if (rank == 0) {
       register_all();
       benchmark::Initialize(&argc, argv);
       benchmark::RunSpecifiedBenchmarks();
       benchmark::Shutdown();
     }
-    MPI_Barrier(MPI_COMM_WORLD);
+    wait_quietly();
   }
 #ifdef STRATA_BENCH_GA
   GA_Destroy(g_ga);

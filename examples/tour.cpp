@@ -914,6 +914,13 @@ void distributed() {
     std::cout << "after accumulate(+1000) on [0 0]..[2 2): a(1, 1) = "
               << a.get(Index{1, 1}, Index{2, 2})(0, 0) << "; sum() = " << a.sum()
               << " (tiles added in tile order: the same for any number of ranks)\n";
+    // On one node an accumulate combines into the owner's memory under the tile's lock (atomic
+    // against every other accumulate; long rows by MPI_Reduce_local's vectorised loops); across
+    // nodes it is MPI_Accumulate. Any Op: sum, product, min, max, replace.
+    a.accumulate(Index{0, 0}, Index{1, 3}, strata::Tensor<double>({1, 3}) + 1500.0, Op::max);
+    a.sync();
+    std::cout << "after accumulate(max with 1500) on row 0, columns 0-2 (3 as it was): "
+              << a.get(Index{0, 0}, Index{1, 4}) << "\n";
     // Reductions along axes: replicated on every rank, tiles combined in tile order.
     std::cout << "a.sum({0}) (column sums, on every rank) = " << a.sum(Index{0})
               << "\na.max({1}) = " << a.max(Index{1}) << "\n";

@@ -8,17 +8,22 @@
 #include "strata/expr/expr.hpp"
 #include "strata/projection/projections.hpp"
 #include "strata/tensor/for_each_indexed.hpp"
+#include "threads.hpp"
 
+#include <sched.h>
 #include <sys/statvfs.h>
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <complex>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -376,6 +381,170 @@ TEST_CASE("accumulate combines with min, max, product and replace", "[dist][accu
   a.accumulate(Index{1, 1}, Index{2, 2}, hundred, strata::dist::Op::max);
   a.sync();
   CHECK(a.get(Index{1, 1}, Index{2, 2}).to_vector() == std::vector<std::int64_t>{100});
+}
+
+TEST_CASE("accumulates of every op over long, strided and large parts match one process",
+          "[dist][accumulate]") {
+  // Rows of 64 elements and more (MPI_Reduce_local on a shared-memory window), parts of at
+  // least the parallel grain (threads when the rank has cores to spare), strided and flipped
+  // sources (the element loop), against the same steps on one process. One op per phase, every
+  // rank at once (replace: one rank), small integers (exact in any order).
+  // OpenMP's count raised to 2 while the tensor is made (ctest runs MPI tests with one thread):
+  // at np 1 on 2 cores the rank's share is 2, and parts above the grain run on threads.
+  using strata::dist::Op;
+  const int n = world_size();
+  const int me = world_rank();
+  const Index shape{300, 290};
+  const Tiling tiling(
+      std::vector<std::vector<index_t>>{{0, 7, 263, 300}, {0, 3, 289, 290}});  // 256 x 286 inside
+  std::optional<DistTensor<double>> made;
+  strata::test::with_threads(2,
+                             [&] { made.emplace(MPI_COMM_WORLD, tiling, Distribution::cyclic()); });
+  DistTensor<double>& a = *made;
+  Tensor<double> reference(shape);
+  reference.fill(3.0);
+  for (const index_t t : a.local_tiles()) {
+    a.tile(t).fill(3.0);
+  }
+  a.sync();
+  std::mt19937 shared(2024);
+  const Op ops[] = {Op::sum, Op::product, Op::max, Op::min, Op::replace, Op::sum};
+  for (const Op op : ops) {
+    for (int r = 0; r < n; ++r) {
+      if (op == Op::replace && r != n - 1) {
+        continue;
+      }
+      for (int k = 0; k < 3; ++k) {
+        // Boxes at least 64 wide, often the whole tensor; sources contiguous, transposed or
+        // flipped; values 1 to 2 (products stay exact), 0 to 9 for min / max / replace.
+        const bool whole = std::uniform_int_distribution<int>(0, 2)(shared) == 0;
+        const index_t r0 = whole ? 0 : std::uniform_int_distribution<index_t>(0, 200)(shared);
+        const index_t c0 = whole ? 0 : std::uniform_int_distribution<index_t>(0, 200)(shared);
+        const index_t r1 =
+            whole ? 300 : std::uniform_int_distribution<index_t>(r0 + 1, 300)(shared);
+        const index_t c1 =
+            whole ? 290 : std::uniform_int_distribution<index_t>(c0 + 64, 290)(shared);
+        const int layout = std::uniform_int_distribution<int>(0, 2)(shared);
+        Tensor<double> values(Index{r1 - r0, c1 - c0});
+        const int top = op == Op::product ? 2 : 9;
+        for (auto&& x : values) {
+          x = static_cast<double>(std::uniform_int_distribution<int>(1, top)(shared));
+        }
+        const Tensor<double> sent = layout == 0   ? values
+                                    : layout == 1 ? values.transpose().copy().transpose()
+                                                  : values.reverse({1}).copy().reverse({1});
+        if (r == me) {
+          a.accumulate(Index{r0, c0}, Index{r1, c1}, sent, op);
+        }
+        for (index_t i = r0; i < r1; ++i) {
+          for (index_t j = c0; j < c1; ++j) {
+            double x = reference(i, j);
+            const double v = values(i - r0, j - c0);
+            switch (op) {
+              case Op::sum:
+                x += v;
+                break;
+              case Op::product:
+                x *= v;
+                break;
+              case Op::min:
+                x = std::min(x, v);
+                break;
+              case Op::max:
+                x = std::max(x, v);
+                break;
+              case Op::replace:
+                x = v;
+                break;
+            }
+            reference(i, j) = x;
+          }
+        }
+      }
+    }
+    a.sync();
+    INFO("after the phase of op " << static_cast<int>(op));
+    CHECK(a.get(Index{0, 0}, shape).to_vector() == reference.to_vector());
+    a.sync();
+  }
+}
+
+TEST_CASE("accumulates from every rank into the same elements at once lose no update",
+          "[dist][accumulate]") {
+  // Every rank adds 1 to every element 40 times, in boxes that overlap across tiles (a lost
+  // update, two ranks combining the same element unlocked, would show as a smaller count).
+  const int n = world_size();
+  DistTensor<std::int64_t> a(MPI_COMM_WORLD, Tiling::regular(Index{64, 96}, Index{32, 48}),
+                             Distribution::cyclic());
+  a.sync();
+  Tensor<std::int64_t> ones(Index{64, 96});
+  ones.fill(1);
+  for (int k = 0; k < 40; ++k) {
+    const index_t shift = (k * 7) % 32;  // halves that meet at a moving row
+    a.accumulate(Index{0, 0}, Index{shift, 96},
+                 ones.select({strata::Range{0, shift}, strata::Range{0, 96}}));
+    a.accumulate(Index{shift, 0}, Index{64, 96},
+                 ones.select({strata::Range{shift, 64}, strata::Range{0, 96}}));
+  }
+  a.sync();
+  const Tensor<std::int64_t> got = a.get(Index{0, 0}, Index{64, 96});
+  const auto expected = static_cast<std::int64_t>(40 * n);
+  CHECK(std::all_of(got.begin(), got.end(), [&](std::int64_t x) { return x == expected; }));
+}
+
+TEST_CASE("accumulate rejects min and max on complex elements, changing nothing",
+          "[dist][accumulate][errors]") {
+  using C = std::complex<double>;
+  DistTensor<C> a(MPI_COMM_WORLD, Tiling::regular(Index{4, 4}, Index{2, 2}),
+                  Distribution::cyclic());
+  for (const index_t t : a.local_tiles()) {
+    a.tile(t).fill(C{1, 2});
+  }
+  a.sync();
+  Tensor<C> two(Index{2, 2});
+  two.fill(C{2, 0});
+  check_error<strata::TypeError>(
+      [&] {
+        a.accumulate(Index{0, 0}, Index{2, 2}, two, strata::dist::Op::min);
+      },
+      "DistTensor::accumulate", "Op::min");
+  check_error<strata::TypeError>(
+      [&] {
+        a.accumulate(a.region(), Tensor<C>(Index{4, 4}), strata::dist::Op::max);
+      },
+      "DistTensor::accumulate", "Op::max");
+  check_error<strata::TypeError>(
+      [&] {
+        a.accumulate(Index{0, 0}, Index{2, 2}, two, static_cast<strata::dist::Op>(9));
+      },
+      "DistTensor::accumulate", "op 9");
+  a.sync();
+  const Tensor<C> got = a.get(Index{0, 0}, Index{4, 4});
+  CHECK(std::all_of(got.begin(), got.end(), [](const C& x) { return x == C{1, 2}; }));
+  // sum and product combine complex elements.
+  a.sync();
+  if (a.rank() == 0) {
+    a.accumulate(Index{0, 0}, Index{2, 2}, two, strata::dist::Op::product);
+  }
+  a.sync();
+  CHECK(a.get(Index{1, 1}, Index{2, 2}).to_vector() == std::vector<C>{C{2, 4}});
+}
+
+TEST_CASE("a rank's copies use its share of the node's cores", "[dist]") {
+  // Every rank of these tests runs on one node, unbound (ctest's mpiexec oversubscribes): one
+  // mask, shared among the ranks.
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  REQUIRE(sched_getaffinity(0, sizeof set, &set) == 0);
+  const int cores = CPU_COUNT(&set);
+  int widest = 0;  // every rank's mask the same size: shared, not bound
+  MPI_Allreduce(&cores, &widest, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  const int share = strata::dist::detail::cores_per_rank(MPI_COMM_WORLD);
+  if (widest == cores) {
+    CHECK(share == std::max(1, cores / world_size()));
+  }
+  CHECK(share >= 1);
+  CHECK(share <= cores);
 }
 
 TEST_CASE("gather, scatter and redistribute move whole tensors", "[dist][collective]") {

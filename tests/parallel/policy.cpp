@@ -5,8 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
-#include <stdexcept>
+#include <mutex>
 #include <random>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <utility>
 #include <vector>
 
 using strata::index_t;
@@ -92,14 +96,14 @@ TEST_CASE("an exception thrown in a parallel loop reaches the caller on every th
       for (std::size_t i = 0; i < starts.size(); ++i) {
         starts[i] = static_cast<index_t>(i) * 1000;
       }
-      CHECK_THROWS_WITH(strata::parallel::for_each_weighted_part(
-                            strata::Parallel{1}, starts,
-                            [](index_t lo, index_t hi) {
-                              if (lo <= 5 && 5 < hi) {
-                                throw std::runtime_error("piece 5");
-                              }
-                            }),
-                        "piece 5");
+      CHECK_THROWS_WITH(
+          strata::parallel::for_each_weighted_part(strata::Parallel{1}, starts,
+                                                   [](index_t lo, index_t hi) {
+                                                     if (lo <= 5 && 5 < hi) {
+                                                       throw std::runtime_error("piece 5");
+                                                     }
+                                                   }),
+          "piece 5");
       CHECK_THROWS_WITH(strata::parallel::reduce_chunks(
                             strata::Parallel{1}, 100000, 64, 0,
                             [](index_t b, index_t e) -> int {
@@ -129,4 +133,31 @@ TEST_CASE("a grain below one splits as a grain of one", "[parallel]") {
   for (const auto& h : hits) {
     REQUIRE(h == 2);
   }
+}
+
+TEST_CASE("Parallel::threads caps the threads and parts of a loop", "[parallel]") {
+  // Parts of for_each_part: min(threads, n / grain) whatever OpenMP's count; a loop's
+  // distinct threads at most `threads`.
+  const index_t n = 1000;
+  for (const int threads : {1, 2, 3}) {
+    strata::test::with_threads(4, [&] {
+      std::atomic<int> parts{0};
+      strata::parallel::for_each_part(strata::Parallel{10, threads}, n,
+                                      [&](index_t, index_t) { ++parts; });
+      CHECK(parts == threads);
+      std::mutex mutex;
+      std::set<std::thread::id> seen;
+      strata::parallel::for_each_chunk(strata::Parallel{10, threads}, n, 10, [&](index_t, index_t) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        seen.insert(std::this_thread::get_id());
+      });
+      CHECK(std::cmp_less_equal(seen.size(), threads));
+    });
+  }
+  // threads = 0: OpenMP's count (1 without OpenMP).
+  strata::test::with_threads(2, [&] {
+    std::atomic<int> parts{0};
+    strata::parallel::for_each_part(strata::Parallel{10}, n, [&](index_t, index_t) { ++parts; });
+    CHECK(parts == strata::parallel::max_threads());
+  });
 }

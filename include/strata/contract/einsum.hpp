@@ -268,7 +268,8 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
     // Lines own disjoint parts of dest; the grain counts multiply-adds.
     const index_t per_line = std::max<index_t>(
         1, sparse.nnz() / std::max<index_t>(outer, 1) * std::max<index_t>(length, 1));
-    parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_line)}, outer, lines);
+    parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_line), policy.threads},
+                            outer, lines);
   } else {
     lines(0, outer);
   }

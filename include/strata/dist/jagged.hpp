@@ -146,8 +146,10 @@ class DistJaggedTensor {
   /// @param lo the first row
   /// @param rows the values (of the same row shapes)
   /// @param op how to combine (sum by default)
-  /// @throws IndexError for rows outside the shape; ShapeError for rows of other shapes
+  /// @throws IndexError for rows outside the shape; ShapeError for rows of other shapes;
+  ///         TypeError for Op::min or Op::max on complex elements (nothing transferred)
   void accumulate_rows(index_t lo, const JaggedTensor<T>& rows, Op op = Op::sum) {
+    detail::check_op<T>("DistJaggedTensor::accumulate_rows", op);
     const index_t hi = check_shapes("DistJaggedTensor::accumulate_rows", lo, rows);
     values_.accumulate(Index{value_start(lo)}, Index{value_start(hi)}, rows.values(), op);
   }

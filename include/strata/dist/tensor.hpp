@@ -18,6 +18,7 @@
 #include <array>
 #include <complex>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -93,6 +94,14 @@ MPI_Datatype mpi_type() {
 
 /// The MPI operation of an Op.
 MPI_Op mpi_op(Op op);
+
+/// The cores a rank of @p comm may use for its own copies, at least 1: the cores of all the
+/// ranks of @p comm on this node (the union of their affinity masks) divided among them, and
+/// at most this process's own (a rank bound to one core gets 1; unbound ranks share the node).
+/// Collective over @p comm (`MPI_Comm_split_type`, `MPI_Allreduce`).
+/// @param comm the communicator
+/// @return the cores per rank
+int cores_per_rank(MPI_Comm comm);
 
 /// An MPI derived datatype, freed with its owner.
 class Datatype {
@@ -400,7 +409,8 @@ class DistTensor {
   /// @param hi one past the last
   /// @param values a tensor of extents `hi - lo`
   /// @param op how to combine (sum by default)
-  /// @throws IndexError for a box outside the shape; ShapeError for values of other extents
+  /// @throws IndexError for a box outside the shape; ShapeError for values of other extents;
+  ///         TypeError for Op::min or Op::max on complex elements (nothing transferred)
   void accumulate(IndexSpan lo, IndexSpan hi, const Tensor<const T>& values, Op op = Op::sum);
 
   /// The whole global index space as a Region, to take views of: `a.region().select(...)
@@ -434,7 +444,8 @@ class DistTensor {
   /// @param region a view of the space shape()
   /// @param values a tensor of region.shape()
   /// @param op how to combine (sum by default)
-  /// @throws ShapeError for a region of another space or values of other extents
+  /// @throws ShapeError for a region of another space or values of other extents; TypeError
+  ///         for Op::min or Op::max on complex elements (nothing transferred)
   void accumulate(const Region& region, const Tensor<const T>& values, Op op = Op::sum);
 
   /// Makes every completed transfer and local write visible everywhere (collective).
@@ -580,6 +591,15 @@ class DistTensor {
   std::vector<MPI_Aint> window_bytes_;  // every rank's window size (the window cache's key)
   MPI_Win window_ = MPI_WIN_NULL;
   std::vector<T*> peers_;  // every rank's storage_ when the window is shared memory, else empty
+  // With peers_: where every rank's lock words start (one per tile it owns, kLockBytes apart,
+  // after its blocks in its part of the window); lock_slot_[t] is tile t's among its owner's.
+  std::vector<std::byte*> locks_;
+  std::vector<index_t> lock_slot_;
+  static constexpr index_t kLockBytes = 64;  // a cache line
+  // The copies of gets, puts, accumulates and ghost updates on this rank: OpenMP threads up
+  // to the rank's share of the node's cores (capped by OMP_NUM_THREADS), not one per core in
+  // every rank (16 ranks on 16 cores would each start 16 threads).
+  Parallel copies_;
   Ghosts ghosts_;
   // update_ghosts(): ghost parts from other ranks (received into this rank's blocks), parts of
   // this rank's tiles that other ranks need (sent from them), in one order on both sides (tile,

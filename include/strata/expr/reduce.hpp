@@ -1312,7 +1312,9 @@ Tensor<Acc> scan(const P& policy, const X& x, std::optional<index_t> axis, Op op
   if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
     const index_t per_part = line * (by_outer ? inner : outer);
     parallel::for_each_part(
-        Parallel{std::max<index_t>(1, policy.grain / std::max<index_t>(per_part, 1))}, parts, body);
+        Parallel{std::max<index_t>(1, policy.grain / std::max<index_t>(per_part, 1)),
+                 policy.threads},
+        parts, body);
   } else {
     body(0, parts);
   }

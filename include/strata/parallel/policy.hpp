@@ -24,9 +24,12 @@ struct Sequential {};
 
 /// Run on OpenMP threads when the work has at least `grain` elements (serially otherwise).
 ///
-/// A grain below 1 is taken as 1 (split whenever there is more than one element).
+/// A grain below 1 is taken as 1 (split whenever there is more than one element). `threads`
+/// caps the threads of one loop (0: OpenMP's `omp_get_max_threads()`); distributed tensors use
+/// it to keep their copies to their rank's share of the node's cores.
 struct Parallel {
   index_t grain = index_t{1} << 16;  ///< the smallest range worth splitting; also the chunk size
+  int threads = 0;                   ///< the most threads a loop uses (0: omp_get_max_threads())
 };
 
 /// The sequential policy.
@@ -49,6 +52,25 @@ constexpr index_t grain_of(const P& policy) noexcept {
     return std::max<index_t>(policy.grain, 1);
   } else {
     return std::numeric_limits<index_t>::max();
+  }
+}
+
+/// The threads a loop under @p policy may use: Sequential 1, Parallel its `threads` when set,
+/// else the OpenMP runtime's maximum.
+template <class P>
+int threads_of(const P& policy) noexcept {
+  (void)policy;
+  if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+    if (policy.threads > 0) {
+      return policy.threads;
+    }
+#if defined(STRATA_USE_OPENMP)
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+  } else {
+    return 1;
   }
 }
 
@@ -124,7 +146,8 @@ void for_each_chunk(const P& policy, index_t n, index_t chunk, F&& f) {
   }
   chunk = std::max<index_t>(chunk, 1);
   const index_t chunks = n / chunk + (n % chunk != 0 ? 1 : 0);
-  const bool run_parallel = chunks > 1 && n >= detail::grain_of(policy) && max_threads() > 1;
+  const int threads = detail::threads_of(policy);
+  const bool run_parallel = chunks > 1 && n >= detail::grain_of(policy) && threads > 1;
   if (!run_parallel) {
     for (index_t c = 0; c < chunks; ++c) {
       f(c * chunk, c < chunks - 1 ? (c + 1) * chunk : n);
@@ -133,7 +156,7 @@ void for_each_chunk(const P& policy, index_t n, index_t chunk, F&& f) {
   }
   detail::FirstError error;
 #if defined(STRATA_USE_OPENMP)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads)
 #endif
   for (index_t c = 0; c < chunks; ++c) {
     error.run(c, [&] { f(c * chunk, c < chunks - 1 ? (c + 1) * chunk : n); });
@@ -155,7 +178,7 @@ void for_each_part(const P& policy, index_t n, F&& f) {
   }
   index_t parts = 1;
   if (const index_t grain = detail::grain_of(policy); n >= grain) {
-    parts = std::min<index_t>(max_threads(), n / grain + (n % grain != 0 ? 1 : 0));
+    parts = std::min<index_t>(detail::threads_of(policy), n / grain + (n % grain != 0 ? 1 : 0));
   }
   if (parts <= 1) {
     f(index_t{0}, n);
@@ -234,7 +257,7 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
   const index_t total = starts.back() - starts.front();
   index_t parts = 1;
   if (const index_t grain = detail::grain_of(policy); total >= grain) {
-    parts = std::min<index_t>({4 * static_cast<index_t>(max_threads()),
+    parts = std::min<index_t>({4 * static_cast<index_t>(detail::threads_of(policy)),
                                total / grain + (total % grain != 0 ? 1 : 0), pieces});
   }
   if (parts <= 1) {
@@ -252,7 +275,7 @@ void for_each_weighted_part(const P& policy, std::span<const index_t> starts, F&
   };
   detail::FirstError error;
 #if defined(STRATA_USE_OPENMP)
-  const auto threads = static_cast<int>(std::min<index_t>(parts, max_threads()));
+  const auto threads = static_cast<int>(std::min<index_t>(parts, detail::threads_of(policy)));
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
 #endif
   for (index_t part = 0; part < parts; ++part) {

@@ -228,7 +228,8 @@ void reduce_runs(std::span<const Dimensions> sources, const std::array<const voi
   if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
     // The grain counts input elements; one slice of the split axis holds size / extent.
     const index_t per_slice = std::max<index_t>(size / std::max<index_t>(extent, 1), 1);
-    parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_slice)}, extent, part);
+    parallel::for_each_part(
+        Parallel{std::max<index_t>(1, policy.grain / per_slice), policy.threads}, extent, part);
   } else {
     part(0, extent);
   }

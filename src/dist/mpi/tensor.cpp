@@ -1,11 +1,15 @@
 #include "strata/dist/tensor.hpp"
 
+#include <sched.h>
 #include <sys/statvfs.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -54,6 +58,34 @@ MPI_Op mpi_op(Op op) {
       return MPI_REPLACE;
   }
   return MPI_SUM;
+}
+
+int cores_per_rank(MPI_Comm comm) {
+  // The cores this process may run on, and those of all the node's ranks together: unbound
+  // ranks share one mask (divide it among them), bound ranks have their own (keep it).
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (sched_getaffinity(0, sizeof mine, &mine) != 0) {
+    const auto all = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    for (int c = 0; c < all && c < CPU_SETSIZE; ++c) {
+      CPU_SET(c, &mine);
+    }
+  }
+  constexpr std::size_t kWords = sizeof(cpu_set_t) / sizeof(unsigned long);
+  std::array<unsigned long, kWords> words{};
+  std::memcpy(words.data(), &mine, sizeof words);
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_size = 1;
+  MPI_Comm_size(node, &node_size);
+  MPI_Allreduce(MPI_IN_PLACE, words.data(), static_cast<int>(kWords), MPI_UNSIGNED_LONG, MPI_BOR,
+                node);
+  MPI_Comm_free(&node);
+  cpu_set_t together;
+  std::memcpy(&together, words.data(), sizeof words);
+  const int own = CPU_COUNT(&mine);
+  const int shared = CPU_COUNT(&together) / std::max(node_size, 1);
+  return std::max(1, std::min(own, shared));
 }
 
 Datatype::Datatype(IndexSpan sizes, IndexSpan strides, MPI_Datatype base) {

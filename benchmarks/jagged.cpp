@@ -1,5 +1,6 @@
 // Benchmarks for jagged tensors as a scientist writes them: build from nested vectors, per-row
-// mean subtraction + softmax in the expression syntax, per-row sums, row access; each group
+// mean subtraction + softmax in the expression syntax, per-row sums and variances, sums along
+// the outer axis (awkward's axis=0), row access; each group
 // "name/variant" starts with the hand-written loop over values + offsets (the baseline).
 #include "strata/expr/expr.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
@@ -133,6 +134,80 @@ void row_sum_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
 
+// ---- along the outer axis (awkward's axis=0): column sums of the same 10^6 rows
+// -------------------
+
+void column_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  for (auto _ : state) {
+    std::vector<float> out;
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      const auto n = static_cast<std::size_t>(offsets[r + 1] - offsets[r]);
+      if (out.size() < n) {
+        out.resize(n, 0.0F);
+      }
+      const float* x = values + offsets[r];
+      for (std::size_t k = 0; k < n; ++k) {
+        out[k] += x[k];
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void column_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, 0);
+    benchmark::DoNotOptimize(sums.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- per-row variance (two passes, as NumPy) of the same 10^6 rows
+// -------------------------------
+
+void row_var_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  std::vector<float> out(offsets.size() - 1);
+  for (auto _ : state) {
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      const index_t n = offsets[r + 1] - offsets[r];
+      const float* x = values + offsets[r];
+      float mean = 0;
+      for (index_t k = 0; k < n; ++k) {
+        mean += x[k];
+      }
+      mean /= static_cast<float>(n);
+      float squares = 0;
+      for (index_t k = 0; k < n; ++k) {
+        squares += (x[k] - mean) * (x[k] - mean);
+      }
+      out[r] = squares / static_cast<float>(n);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void row_var_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  for (auto _ : state) {
+    auto v = strata::var(t, 1);
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
 // ---- build from std::vector<std::vector<float>> (10,000 rows of 0..200) ------------------------
 
 void build_hand(benchmark::State& state) {
@@ -206,6 +281,10 @@ BENCHMARK(softmax_hand)->Name("softmax/hand")->Apply(bench::thread_args);
 BENCHMARK(softmax_strata)->Name("softmax/strata")->Apply(bench::thread_args);
 BENCHMARK(row_sum_hand)->Name("row_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_sum_strata)->Name("row_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(column_sum_hand)->Name("column_sum/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(column_sum_strata)->Name("column_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_hand)->Name("build/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_strata)->Name("build/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_hand)->Name("row/hand")->Unit(benchmark::kMicrosecond);

@@ -635,6 +635,12 @@ void jagged() {
   // Per-row reductions along the ragged axis give dense tensors over the rows.
   std::cout << "sum " << strata::sum(scores, 1) << ", mean " << strata::mean(scores, 1)
             << ", argmax " << strata::argmax(scores, 1) << " (empty rows: 0, nan, -1)\n";
+  std::cout << "std " << strata::std(scores, 1) << ", ptp " << strata::ptp(scores, 1) << ", count "
+            << strata::count(scores, 1) << ", all > 0 " << strata::all(scores > 0.0F, 1) << "\n";
+  // Along the outer axis (awkward's axis=0): element k of every row that has one.
+  std::cout << "along axis 0: sum " << strata::sum(scores, 0) << ", count "
+            << strata::count(scores, 0) << ", argmax (the row) " << strata::argmax(scores, 0)
+            << "\n";
   // Arithmetic as in the expressions section: a dense tensor over the rows broadcasts along
   // each row. Mean subtraction, then a softmax in two passes (max, then exp and normalise).
   JaggedTensor<float> centred = scores - strata::mean(scores, 1);

@@ -2,24 +2,30 @@
 /// Jagged tensors in expressions and reductions: element-wise arithmetic between JaggedTensors
 /// of one shape, with dense tensors broadcast along the rows and with scalars (any operator or
 /// function of strata/expr/), evaluated row by row into a JaggedTensor; compound assignment;
-/// and reductions along the ragged modes (sum, prod, mean, min, max, argmin, argmax, custom)
-/// giving a dense tensor over the outer modes.
+/// and reductions (sum, prod, mean, var, std, min, max, ptp, argmin, argmax, count,
+/// count_nonzero, any, all, custom) along the ragged modes, giving a dense tensor over the
+/// outer modes, or along the outer axis of `n * var`, giving one value per position.
 #pragma once
 
 #include "strata/expr/evaluate.hpp"
 #include "strata/expr/expression.hpp"
 #include "strata/expr/operators.hpp"
+#include "strata/expr/reduce.hpp"
 #include "strata/parallel/for_each.hpp"
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <concepts>
 #include <functional>
 #include <limits>
+#include <span>
 #include <string_view>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 namespace strata {
 
@@ -100,8 +106,8 @@ inline Index ragged_axes(std::string_view operation, const Jagged& shape, IndexS
     const index_t k = a < 0 ? a + rank : a;
     if (k < outer) {
       fail<ShapeError>(operation, "axis ", a, " is an outer mode of ", shape.to_string(),
-                       "; a jagged tensor reduces along its ragged modes ", outer, "..", rank - 1,
-                       " (use the dense result's reductions for the outer modes)");
+                       "; a jagged tensor reduces along all its ragged modes ", outer, "..",
+                       rank - 1, ", or along the outer axis of a n * var tensor alone");
     }
     if (named[static_cast<std::size_t>(k)]) {
       fail<ShapeError>(operation, "axes ", to_string(axes), " name axis ", k, " twice");
@@ -170,6 +176,154 @@ constexpr T extreme(bool high) {
   } else {
     return high ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
   }
+}
+
+/// Whether @p axes name the outer axis of a `n * var` tensor (`{0}`, or `{-2}`): awkward's
+/// `axis=0`, where element k of the result combines element k of every row that has one. The
+/// outer axis of another shape is a ShapeError naming it; anything else is left to
+/// ragged_axes().
+inline bool outer_axis(std::string_view operation, const Jagged& shape, IndexSpan axes) {
+  const int rank = shape.rank();
+  if (axes.size() != 1 || axes[0] < -rank || axes[0] >= rank) {
+    return false;
+  }
+  const index_t k = axes[0] < 0 ? axes[0] + rank : axes[0];
+  if (k >= shape.outer_rank()) {
+    return false;
+  }
+  if (rank != 2 || shape.outer_rank() != 1) {
+    fail<ShapeError>(operation, "axis ", axes[0], " is an outer mode of ", shape.to_string(),
+                     "; a reduction along the outer axis takes a n * var tensor (one outer, one "
+                     "ragged mode)");
+  }
+  return true;
+}
+
+/// The length of the longest row of a `n * var` tensor (0 without rows).
+template <class T>
+index_t longest_row(const JaggedTensor<T>& t) {
+  const std::span<const index_t> starts = t.offsets();
+  index_t longest = 0;
+  for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
+    longest = std::max(longest, starts[r + 1] - starts[r]);
+  }
+  return longest;
+}
+
+/// Folds the columns of a `n * var` tensor: for every row r in order and every element k of it,
+/// `add(acc[k], x, r, k)`, with one accumulator per position below the longest row, grown as
+/// longer rows come (as NumPy adds the rows of a 2-D array along axis 0: in row order, so the
+/// result does not depend on a thread count). Returns the accumulators as a dense 1-D tensor.
+template <class Acc, class T, class Add>
+Tensor<Acc> fold_columns(const JaggedTensor<T>& t, Acc init, Add add) {
+  using Slot =
+      std::conditional_t<std::is_same_v<Acc, bool>, unsigned char, Acc>;  // no vector<bool>
+  const std::span<const index_t> starts = t.offsets();
+  const T* const values = t.values().data();
+  std::vector<Slot> acc;
+  for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
+    const T* const x = values + starts[r];
+    const index_t n = starts[r + 1] - starts[r];
+    if (std::cmp_less(acc.size(), n)) {
+      acc.resize(static_cast<std::size_t>(n), static_cast<Slot>(init));
+    }
+    Slot* const a = acc.data();
+    for (index_t k = 0; k < n; ++k) {
+      if constexpr (std::is_same_v<Slot, Acc>) {
+        add(a[k], x[k], static_cast<index_t>(r), k);
+      } else {
+        Acc v = a[k] != 0;
+        add(v, x[k], static_cast<index_t>(r), k);
+        a[k] = static_cast<Slot>(v);
+      }
+    }
+  }
+  Tensor<Acc> out(Index{static_cast<index_t>(acc.size())});
+  std::copy(acc.begin(), acc.end(), out.data());
+  return out;
+}
+
+/// How many rows of a `n * var` tensor have an element at each position (>= 1 below the
+/// longest row).
+template <class T>
+Tensor<index_t> column_counts(const JaggedTensor<T>& t) {
+  return fold_columns<index_t>(
+      t, index_t{0}, [](index_t& c, const T& /*x*/, index_t /*r*/, index_t /*k*/) { ++c; });
+}
+
+/// A result along the outer axis, with keepdims' leading 1 (`[1, longest]`).
+template <class R>
+Tensor<R> outer_result(Tensor<R> out, bool keepdims) {
+  if (keepdims) {
+    return out.reshape(Index{1, out.size()});
+  }
+  return out;
+}
+
+/// The smaller of a stored @p acc and @p x (@p high false) or the larger, NaN when either is
+/// (NumPy's minimum / maximum).
+template <class T>
+T extreme_of(const T& acc, const T& x, bool high) {
+  if (is_nan(acc) || is_nan(x)) {
+    return is_nan(acc) ? acc : x;
+  }
+  return (high ? acc < x : x < acc) ? x : acc;
+}
+
+/// The floating type of a mean, variance or standard deviation of T (double for integers).
+template <class T>
+using jagged_mean_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+
+/// The variance of @p n values (two passes, as NumPy), dividing by max(n - ddof, 0).
+template <class R, class T>
+R row_variance(const T* x, index_t n, index_t ddof) {
+  R mean{};
+  for (index_t k = 0; k < n; ++k) {
+    mean += static_cast<R>(x[k]);
+  }
+  mean /= static_cast<R>(n);
+  R squares{};
+  for (index_t k = 0; k < n; ++k) {
+    const R d = static_cast<R>(x[k]) - mean;
+    squares += d * d;
+  }
+  return squares / static_cast<R>(std::max<index_t>(n - ddof, 0));
+}
+
+/// The variances along the outer axis of a `n * var` tensor (two passes per position).
+template <class R, class T>
+Tensor<R> column_variance(const JaggedTensor<T>& t, index_t ddof) {
+  const Tensor<index_t> counts = column_counts(t);
+  Tensor<R> means = fold_columns<R>(
+      t, R{}, [](R& acc, const T& x, index_t /*r*/, index_t /*k*/) { acc += static_cast<R>(x); });
+  for (index_t k = 0; k < means.size(); ++k) {
+    means.data()[k] /= static_cast<R>(counts.data()[k]);
+  }
+  const R* const m = means.data();
+  Tensor<R> out = fold_columns<R>(t, R{}, [m](R& acc, const T& x, index_t /*r*/, index_t k) {
+    const R d = static_cast<R>(x) - m[k];
+    acc += d * d;
+  });
+  for (index_t k = 0; k < out.size(); ++k) {
+    out.data()[k] /= static_cast<R>(std::max<index_t>(counts.data()[k] - ddof, 0));
+  }
+  return out;
+}
+
+/// The row of the best element at each position along the outer axis of a `n * var` tensor
+/// under `better(a, b)` (a strict order): the first best, the first NaN when there is one
+/// (NumPy's argmin / argmax along axis 0, awkward's row numbers).
+template <class T, class Better>
+Tensor<index_t> column_best(const JaggedTensor<T>& t, Better better) {
+  Tensor<T> best(Index{longest_row(t)});
+  T* const b = best.data();
+  return fold_columns<index_t>(t, index_t{-1},
+                               [b, &better](index_t& at, const T& x, index_t r, index_t k) {
+                                 if (at < 0 || (!is_nan(b[k]) && (is_nan(x) || better(x, b[k])))) {
+                                   at = r;
+                                   b[k] = x;
+                                 }
+                               });
 }
 
 /// Whether a tree is a jagged expression (a concept, so overloads taking one are preferred to
@@ -283,26 +437,45 @@ Tensor<V> reduce_rows(const JaggedTensor<T>& t, V init, Op op, const P& policy =
 }
 
 /// Sum of each row along the ragged modes (`np.sum(row)` per row; the same order as the dense
-/// sum of a row): a dense tensor over the outer modes, 0 for an empty row.
+/// sum of a row): a dense tensor over the outer modes, 0 for an empty row. Along the outer
+/// axis of a `n * var` tensor (`{0}`, awkward's `axis=0`), element k of the result combines
+/// element k of every row that has one, in row order (a dense tensor as long as the longest
+/// row); every reduction of jagged tensors takes either form.
 /// @param t the tensor
-/// @param axes the ragged modes (`{1}` for `n * var`; negative counts from the end)
-/// @param keepdims keep them with extent 1
+/// @param axes the ragged modes (`{1}` for `n * var`; negative counts from the end), or `{0}`
+///        for the outer axis of `n * var`
+/// @param keepdims keep them with extent 1 (`[1, longest]` along the outer axis)
 /// @return the sums
-/// @throws ShapeError when an axis is an outer mode or the ragged modes are not all named;
-///         IndexError when an axis does not exist
+/// @throws ShapeError when the axes are neither all the ragged modes nor the outer axis of a
+///         `n * var` tensor (an outer mode of another shape); IndexError when an axis does not
+///         exist
 template <class T>
 Tensor<T> sum(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("sum", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<T>(
+            t, T{},
+            [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = static_cast<T>(a + x); }),
+        keepdims);
+  }
   return detail::ragged_reduction<T>(
       "sum", t, axes, keepdims, [](const T* x, index_t n) { return detail::contiguous_sum(x, n); });
 }
 /// Product of each row along the ragged modes, 1 for an empty row.
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return the products
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> prod(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("prod", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<T>(
+            t, T{1},
+            [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = static_cast<T>(a * x); }),
+        keepdims);
+  }
   return detail::ragged_reduction<T>("prod", t, axes, keepdims, [](const T* x, index_t n) {
     T acc{1};
     for (index_t k = 0; k < n; ++k) {
@@ -314,13 +487,22 @@ Tensor<T> prod(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) 
 /// Mean of each row along the ragged modes (in double for integers), NaN for an empty row as
 /// NumPy's mean of an empty array.
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return the means
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
-  using R = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+  using R = detail::jagged_mean_t<T>;
+  if (detail::outer_axis("mean", t.shape(), axes)) {
+    Tensor<R> out = detail::fold_columns<R>(
+        t, R{}, [](R& a, const T& x, index_t /*r*/, index_t /*k*/) { a += static_cast<R>(x); });
+    const Tensor<index_t> counts = detail::column_counts(t);
+    for (index_t k = 0; k < out.size(); ++k) {
+      out.data()[k] /= static_cast<R>(counts.data()[k]);
+    }
+    return detail::outer_result(std::move(out), keepdims);
+  }
   return detail::ragged_reduction<R>("mean", t, axes, keepdims, [](const T* x, index_t n) {
     if constexpr (std::is_same_v<R, T>) {
       return detail::contiguous_sum(x, n) / static_cast<R>(n);
@@ -337,12 +519,20 @@ auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// row gives the identity, +infinity (the largest value for integers), as awkward-array's
 /// `ak.min(..., mask_identity=False)`.
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return the minima
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("min", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<T>(t, detail::extreme<T>(true),
+                                [](T& a, const T& x, index_t /*r*/, index_t /*k*/) {
+                                  a = detail::extreme_of(a, x, false);
+                                }),
+        keepdims);
+  }
   return detail::ragged_reduction<T>("min", t, axes, keepdims, [](const T* x, index_t n) {
     const index_t k = detail::best_position(x, n, std::less<>{});
     return k < 0 ? detail::extreme<T>(true) : x[k];
@@ -352,12 +542,20 @@ Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// row gives the identity, -infinity (the lowest value for integers), as awkward-array's
 /// `ak.max(..., mask_identity=False)`.
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return the maxima
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("max", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<T>(t, detail::extreme<T>(false),
+                                [](T& a, const T& x, index_t /*r*/, index_t /*k*/) {
+                                  a = detail::extreme_of(a, x, true);
+                                }),
+        keepdims);
+  }
   return detail::ragged_reduction<T>("max", t, axes, keepdims, [](const T* x, index_t n) {
     const index_t k = detail::best_position(x, n, std::greater<>{});
     return k < 0 ? detail::extreme<T>(false) : x[k];
@@ -367,12 +565,15 @@ Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 /// and the first NaN when there is one (NumPy's argmin); -1 for an empty row (awkward-array's
 /// `ak.argmin(..., mask_identity=False)`).
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return int64 positions
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("argmin", t.shape(), axes)) {
+    return detail::outer_result(detail::column_best(t, std::less<>{}), keepdims);
+  }
   return detail::ragged_reduction<index_t>("argmin", t, axes, keepdims, [](const T* x, index_t n) {
     return detail::best_position(x, n, std::less<>{});
   });
@@ -380,20 +581,24 @@ Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims =
 /// Position in each row of its maximum, the first when it repeats and the first NaN when there
 /// is one (NumPy's argmax); -1 for an empty row.
 /// @param t the tensor
-/// @param axes the ragged modes
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
 /// @param keepdims keep them with extent 1
 /// @return int64 positions
 /// @throws ShapeError, IndexError as sum()
 template <class T>
 Tensor<index_t> argmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("argmax", t.shape(), axes)) {
+    return detail::outer_result(detail::column_best(t, std::greater<>{}), keepdims);
+  }
   return detail::ragged_reduction<index_t>("argmax", t, axes, keepdims, [](const T* x, index_t n) {
     return detail::best_position(x, n, std::greater<>{});
   });
 }
 
-/// Sum of each row along one ragged axis (`sum(jt, 1)` for `n * var`).
+/// Sum of each row along one ragged axis (`sum(jt, 1)` for `n * var`), or along the outer
+/// axis (`sum(jt, 0)`).
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return the sums
 /// @throws ShapeError, IndexError as the axes overload
@@ -403,7 +608,7 @@ Tensor<T> sum(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
 }
 /// Product of each row along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return the products
 /// @throws ShapeError, IndexError as the axes overload
@@ -413,7 +618,7 @@ Tensor<T> prod(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
 }
 /// Mean of each row along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return the means
 /// @throws ShapeError, IndexError as the axes overload
@@ -423,7 +628,7 @@ auto mean(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
 }
 /// Minimum of each row along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return the minima
 /// @throws ShapeError, IndexError as the axes overload
@@ -433,7 +638,7 @@ Tensor<T> min(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
 }
 /// Maximum of each row along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return the maxima
 /// @throws ShapeError, IndexError as the axes overload
@@ -443,7 +648,7 @@ Tensor<T> max(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
 }
 /// Position of each row's minimum along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return int64 positions
 /// @throws ShapeError, IndexError as the axes overload
@@ -453,13 +658,240 @@ Tensor<index_t> argmin(const JaggedTensor<T>& t, A axis, bool keepdims = false) 
 }
 /// Position of each row's maximum along one ragged axis.
 /// @param t the tensor
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return int64 positions
 /// @throws ShapeError, IndexError as the axes overload
 template <class T, std::integral A>
 Tensor<index_t> argmax(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
   return argmax(t, Index{static_cast<index_t>(axis)}, keepdims);
+}
+
+// ---- more reductions: var, std, count, count_nonzero, any, all, ptp ----------------------------
+
+/// Variance of each row along the ragged modes (`np.var(row, ddof=...)` per row; two passes,
+/// in double for integers), or along the outer axis of a `n * var` tensor (`{0}`: position k
+/// of the result over the rows that have an element k, awkward's `axis=0`). Divides by the
+/// count less @p ddof: an empty row gives NaN, a count at or below ddof inf or NaN, as NumPy.
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param ddof the degrees of freedom (Ddof{1}: the sample variance)
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the variances
+/// @throws ShapeError when the axes are neither all ragged modes nor the outer axis of a
+///         `n * var` tensor; IndexError when an axis does not exist
+template <class T>
+auto var(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims = false) {
+  using R = detail::jagged_mean_t<T>;
+  if (detail::outer_axis("var", t.shape(), axes)) {
+    return detail::outer_result(detail::column_variance<R>(t, ddof.value), keepdims);
+  }
+  return detail::ragged_reduction<R>("var", t, axes, keepdims, [&](const T* x, index_t n) {
+    return detail::row_variance<R>(x, n, ddof.value);
+  });
+}
+/// Standard deviation of each row along the ragged modes, or along the outer axis of a
+/// `n * var` tensor: the square roots of var().
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param ddof the degrees of freedom
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the standard deviations
+/// @throws ShapeError, IndexError as var()
+template <class T>
+auto std(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims = false) {
+  auto out = var(t, axes, ddof, keepdims);
+  detail::square_root(out);
+  return out;
+}
+/// The number of elements of each row along the ragged modes (awkward's `ak.count`: the row
+/// lengths, or the product of a row's extents), or along the outer axis of a `n * var` tensor
+/// (how many rows have an element at each position), as int64.
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the counts
+/// @throws ShapeError, IndexError as var()
+template <class T>
+Tensor<index_t> count(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("count", t.shape(), axes)) {
+    return detail::outer_result(detail::column_counts(t), keepdims);
+  }
+  return detail::ragged_reduction<index_t>("count", t, axes, keepdims,
+                                           [](const T* /*x*/, index_t n) { return n; });
+}
+/// The number of non-zero elements of each row along the ragged modes, or along the outer
+/// axis of a `n * var` tensor (`np.count_nonzero`; NaN is not zero), as int64.
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the counts
+/// @throws ShapeError, IndexError as var()
+template <class T>
+Tensor<index_t> count_nonzero(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("count_nonzero", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<index_t>(
+            t, index_t{0},
+            [](index_t& c, const T& x, index_t /*r*/, index_t /*k*/) { c += x != T{} ? 1 : 0; }),
+        keepdims);
+  }
+  return detail::ragged_reduction<index_t>("count_nonzero", t, axes, keepdims,
+                                           [](const T* x, index_t n) {
+                                             index_t c = 0;
+                                             for (index_t k = 0; k < n; ++k) {
+                                               c += x[k] != T{} ? 1 : 0;
+                                             }
+                                             return c;
+                                           });
+}
+/// Whether any element of each row along the ragged modes is non-zero (false for an empty
+/// row), or along the outer axis of a `n * var` tensor (`np.any`; NaN is not zero).
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the answers
+/// @throws ShapeError, IndexError as var()
+template <class T>
+Tensor<bool> any(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("any", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<bool>(
+            t, false, [](bool& a, const T& x, index_t /*r*/, index_t /*k*/) { a = a || x != T{}; }),
+        keepdims);
+  }
+  return detail::ragged_reduction<bool>("any", t, axes, keepdims, [](const T* x, index_t n) {
+    return std::any_of(x, x + n, [](const T& v) { return v != T{}; });
+  });
+}
+/// Whether every element of each row along the ragged modes is non-zero (true for an empty
+/// row), or along the outer axis of a `n * var` tensor (`np.all`; spelt `strata::all(jt, 1)`,
+/// as for dense tensors: strata::all is also the selector of a whole axis).
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the answers
+/// @throws ShapeError, IndexError as var()
+template <class T>
+Tensor<bool> all_of(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("all", t.shape(), axes)) {
+    return detail::outer_result(
+        detail::fold_columns<bool>(
+            t, true, [](bool& a, const T& x, index_t /*r*/, index_t /*k*/) { a = a && x != T{}; }),
+        keepdims);
+  }
+  return detail::ragged_reduction<bool>("all", t, axes, keepdims, [](const T* x, index_t n) {
+    return std::all_of(x, x + n, [](const T& v) { return v != T{}; });
+  });
+}
+/// The range (maximum less minimum) of each row along the ragged modes, or along the outer axis
+/// of a `n * var` tensor (`np.ptp`; NaN when the row holds one). An empty row gives 0, as
+/// awkward's `ak.ptp(..., mask_identity=False)` (strata has no missing values yet).
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param keepdims keep the reduced axes with extent 1
+/// @return the ranges
+/// @throws ShapeError, IndexError as var()
+template <class T>
+Tensor<T> ptp(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
+  if (detail::outer_axis("ptp", t.shape(), axes)) {
+    Tensor<T> lo = detail::fold_columns<T>(t, detail::extreme<T>(true),
+                                           [](T& a, const T& x, index_t /*r*/, index_t /*k*/) {
+                                             a = detail::extreme_of(a, x, false);
+                                           });
+    const Tensor<T> hi = detail::fold_columns<T>(
+        t, detail::extreme<T>(false),
+        [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = detail::extreme_of(a, x, true); });
+    for (index_t k = 0; k < lo.size(); ++k) {
+      lo.data()[k] = static_cast<T>(hi.data()[k] - lo.data()[k]);
+    }
+    return detail::outer_result(std::move(lo), keepdims);
+  }
+  return detail::ragged_reduction<T>("ptp", t, axes, keepdims, [](const T* x, index_t n) {
+    if (n == 0) {
+      return T{};
+    }
+    T lo = x[0];
+    T hi = x[0];
+    for (index_t k = 1; k < n; ++k) {
+      lo = detail::extreme_of(lo, x[k], false);
+      hi = detail::extreme_of(hi, x[k], true);
+    }
+    return static_cast<T>(hi - lo);
+  });
+}
+
+/// Variance of each row along one axis (`var(jt, 1)`; `var(jt, 0)`: along the outer axis).
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param ddof the degrees of freedom
+/// @param keepdims keep it with extent 1
+/// @return the variances
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+auto var(const JaggedTensor<T>& t, A axis, Ddof ddof = {}, bool keepdims = false) {
+  return var(t, Index{static_cast<index_t>(axis)}, ddof, keepdims);
+}
+/// Standard deviation of each row along one axis.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param ddof the degrees of freedom
+/// @param keepdims keep it with extent 1
+/// @return the standard deviations
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+auto std(const JaggedTensor<T>& t, A axis, Ddof ddof = {}, bool keepdims = false) {
+  return strata::std(t, Index{static_cast<index_t>(axis)}, ddof, keepdims);
+}
+/// The number of elements of each row along one axis.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the counts
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+Tensor<index_t> count(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
+  return count(t, Index{static_cast<index_t>(axis)}, keepdims);
+}
+/// The number of non-zero elements of each row along one axis.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the counts
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+Tensor<index_t> count_nonzero(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
+  return count_nonzero(t, Index{static_cast<index_t>(axis)}, keepdims);
+}
+/// Whether any element of each row along one axis is non-zero.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the answers
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+Tensor<bool> any(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
+  return any(t, Index{static_cast<index_t>(axis)}, keepdims);
+}
+/// Whether every element of each row along one axis is non-zero (`strata::all(jt, 1)`).
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the answers
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+Tensor<bool> all_of(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
+  return all_of(t, Index{static_cast<index_t>(axis)}, keepdims);
+}
+/// The range of each row along one axis.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the ranges
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, std::integral A>
+Tensor<T> ptp(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
+  return ptp(t, Index{static_cast<index_t>(axis)}, keepdims);
 }
 
 /// Sum of every element of a jagged tensor.
@@ -480,7 +912,7 @@ auto mean(const JaggedTensor<T>& t) {
 /// A reduction of a jagged expression along its ragged modes: the expression is evaluated into
 /// a JaggedTensor (one pass), then reduced (`sum(exp(jt - m), 1)`).
 /// @param jagged the jagged expression
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
@@ -490,7 +922,7 @@ auto sum(const J& jagged, A axis, bool keepdims = false) {
 }
 /// Maximum of each row of a jagged expression.
 /// @param jagged the jagged expression
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
@@ -500,7 +932,7 @@ auto max(const J& jagged, A axis, bool keepdims = false) {
 }
 /// Minimum of each row of a jagged expression.
 /// @param jagged the jagged expression
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload
@@ -508,9 +940,121 @@ template <JaggedExpression J, std::integral A>
 auto min(const J& jagged, A axis, bool keepdims = false) {
   return min(evaluate_jagged(jagged), axis, keepdims);
 }
+/// Product of each row of a jagged expression (evaluated first), or per position along the outer
+/// axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto prod(const J& jagged, A axis, bool keepdims = false) {
+  return prod(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Range (maximum less minimum) of each row of a jagged expression (evaluated first), or per
+/// position along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto ptp(const J& jagged, A axis, bool keepdims = false) {
+  return ptp(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Position of the minimum of each row of a jagged expression (evaluated first), or per position
+/// along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto argmin(const J& jagged, A axis, bool keepdims = false) {
+  return argmin(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Position of the maximum of each row of a jagged expression (evaluated first), or per position
+/// along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto argmax(const J& jagged, A axis, bool keepdims = false) {
+  return argmax(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Number of elements of each row of a jagged expression (evaluated first), or per position along
+/// the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto count(const J& jagged, A axis, bool keepdims = false) {
+  return count(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Number of non-zero elements of each row of a jagged expression (evaluated first), or per
+/// position along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto count_nonzero(const J& jagged, A axis, bool keepdims = false) {
+  return count_nonzero(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Whether any element is non-zero, per row of a jagged expression (evaluated first), or per
+/// position along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto any(const J& jagged, A axis, bool keepdims = false) {
+  return any(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Whether every element is non-zero, per row of a jagged expression (evaluated first; spelt
+/// `strata::all(jt > 0, 1)`), or per position along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param keepdims keep it with extent 1
+/// @return the results
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto all_of(const J& jagged, A axis, bool keepdims = false) {
+  return all_of(evaluate_jagged(jagged), axis, keepdims);
+}
+/// Variance of each row of a jagged expression (evaluated first), or per position along the
+/// outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param ddof the degrees of freedom
+/// @param keepdims keep it with extent 1
+/// @return the variances
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto var(const J& jagged, A axis, Ddof ddof = {}, bool keepdims = false) {
+  return var(evaluate_jagged(jagged), axis, ddof, keepdims);
+}
+/// Standard deviation of each row of a jagged expression (evaluated first), or per position
+/// along the outer axis.
+/// @param jagged the jagged expression
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param ddof the degrees of freedom
+/// @param keepdims keep it with extent 1
+/// @return the standard deviations
+/// @throws ShapeError, IndexError as the JaggedTensor overload
+template <JaggedExpression J, std::integral A>
+auto std(const J& jagged, A axis, Ddof ddof = {}, bool keepdims = false) {
+  return strata::std(evaluate_jagged(jagged), axis, ddof, keepdims);
+}
 /// Mean of each row of a jagged expression.
 /// @param jagged the jagged expression
-/// @param axis the ragged axis
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param keepdims keep it with extent 1
 /// @return one value per row
 /// @throws ShapeError, IndexError as the JaggedTensor overload

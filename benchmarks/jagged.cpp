@@ -1,7 +1,8 @@
 // Benchmarks for jagged tensors as a scientist writes them: build from nested vectors, per-row
 // mean subtraction + softmax in the expression syntax, per-row sums and variances, sums along
-// the outer axis (awkward's axis=0), row access; each group
+// the outer axis (awkward's axis=0), per-row filter and take, row access; each group
 // "name/variant" starts with the hand-written loop over values + offsets (the baseline).
+#include "strata/select/jagged.hpp"
 #include "strata/expr/expr.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <span>
 #include <vector>
 
 namespace {
@@ -208,6 +210,102 @@ void row_var_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
 
+// ---- per-row indexing of the same 10^6 rows: filter by a ragged mask, take by a ragged index ----
+
+const JaggedTensor<bool>& positive_mask() {
+  static const JaggedTensor<bool> mask = many_rows() > 0.0F;
+  return mask;
+}
+
+const JaggedTensor<index_t>& reversed_index() {  // each row's positions, last first
+  static const JaggedTensor<index_t> index = [] {
+    const JaggedTensor<float>& t = many_rows();
+    JaggedTensor<index_t> out(t.shape());
+    const std::span<const index_t> offsets = t.offsets();
+    index_t* o = out.values().data();
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      const index_t n = offsets[r + 1] - offsets[r];
+      for (index_t k = 0; k < n; ++k) {
+        *o++ = n - 1 - k;
+      }
+    }
+    return out;
+  }();
+  return index;
+}
+
+void filter_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const bool* keep = positive_mask().values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  for (auto _ : state) {
+    std::vector<float> out_values;
+    out_values.reserve(static_cast<std::size_t>(t.size()));
+    std::vector<index_t> out_offsets{0};
+    out_offsets.reserve(offsets.size());
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        if (keep[k]) {
+          out_values.push_back(values[k]);
+        }
+      }
+      out_offsets.push_back(static_cast<index_t>(out_values.size()));
+    }
+    benchmark::DoNotOptimize(out_values.data());
+    benchmark::DoNotOptimize(out_offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void filter_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const JaggedTensor<bool>& mask = positive_mask();
+  for (auto _ : state) {
+    JaggedTensor<float> kept = strata::filter_each(t, mask);
+    benchmark::DoNotOptimize(kept.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void take_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const index_t* at = reversed_index().values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  for (auto _ : state) {
+    std::vector<float> out_values(static_cast<std::size_t>(t.size()));
+    std::vector<index_t> out_offsets(offsets.begin(), offsets.end());
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      const index_t n = offsets[r + 1] - offsets[r];
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        const index_t i = at[k] < 0 ? at[k] + n : at[k];
+        if (i < 0 || i >= n) {
+          state.SkipWithError("index out of range");
+        }
+        out_values[static_cast<std::size_t>(k)] = values[offsets[r] + i];
+      }
+    }
+    benchmark::DoNotOptimize(out_values.data());
+    benchmark::DoNotOptimize(out_offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void take_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const JaggedTensor<index_t>& index = reversed_index();
+  for (auto _ : state) {
+    JaggedTensor<float> taken = strata::take_each(t, index);
+    benchmark::DoNotOptimize(taken.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
 // ---- build from std::vector<std::vector<float>> (10,000 rows of 0..200) ------------------------
 
 void build_hand(benchmark::State& state) {
@@ -285,6 +383,10 @@ BENCHMARK(column_sum_hand)->Name("column_sum/hand")->Unit(benchmark::kMillisecon
 BENCHMARK(column_sum_strata)->Name("column_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_hand)->Name("filter_each/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_strata)->Name("filter_each/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(take_hand)->Name("take_each/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(take_strata)->Name("take_each/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_hand)->Name("build/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_strata)->Name("build/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_hand)->Name("row/hand")->Unit(benchmark::kMicrosecond);

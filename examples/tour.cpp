@@ -637,6 +637,11 @@ void jagged() {
             << ", argmax " << strata::argmax(scores, 1) << " (empty rows: 0, nan, -1)\n";
   std::cout << "std " << strata::std(scores, 1) << ", ptp " << strata::ptp(scores, 1) << ", count "
             << strata::count(scores, 1) << ", all > 0 " << strata::all(scores > 0.0F, 1) << "\n";
+  // Indexing each row as awkward does: a ragged mask keeps what it marks, a ragged or regular
+  // integer index picks (negative from the row's end).
+  std::cout << "filter_each(scores, scores > 4): " << strata::filter_each(scores, scores > 4.0F)
+            << "; take_each(first and last): "
+            << strata::take_each(scores.rows(2, 5), Tensor<int>{{0, -1}, {0, -1}, {0, -1}}) << "\n";
   // Along the outer axis (awkward's axis=0): element k of every row that has one.
   std::cout << "along axis 0: sum " << strata::sum(scores, 0) << ", count "
             << strata::count(scores, 0) << ", argmax (the row) " << strata::argmax(scores, 0)

@@ -1,9 +1,12 @@
 // Benchmarks for jagged tensors as a scientist writes them: build from nested vectors, per-row
 // mean subtraction + softmax in the expression syntax, per-row sums and variances, sums along
-// the outer axis (awkward's axis=0), per-row filter and take, row access; each group
+// the outer axis (awkward's axis=0), per-row filter and take, joins (concat along both axes),
+// pairs per row (cartesian, combinations), per-row sort, rows chosen by an index, the fixed cost
+// of each operation on 10 rows, row access; each group
 // "name/variant" starts with the hand-written loop over values + offsets (the baseline).
 #include "strata/select/jagged.hpp"
 #include "strata/expr/expr.hpp"
+#include "strata/select/jagged_join.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "threads.hpp"
@@ -306,6 +309,378 @@ void take_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
 
+// The hand-written loops the join benchmarks compare with, writing values + offsets.
+
+/// Row r of a, then row r of b, for every row.
+void concat_each_by_hand(const JaggedTensor<float>& a, const JaggedTensor<float>& b,
+                         std::vector<float>& values, std::vector<index_t>& offsets) {
+  const std::span<const index_t> ao = a.offsets();
+  const std::span<const index_t> bo = b.offsets();
+  const float* av = a.values().data();
+  const float* bv = b.values().data();
+  values.resize(static_cast<std::size_t>(a.size() + b.size()));
+  offsets.assign(ao.size(), 0);
+  float* o = values.data();
+  for (std::size_t r = 0; r + 1 < ao.size(); ++r) {
+    o = std::copy(av + ao[r], av + ao[r + 1], o);
+    o = std::copy(bv + bo[r], bv + bo[r + 1], o);
+    offsets[r + 1] = ao[r + 1] + bo[r + 1];
+  }
+}
+
+/// Every pair (t[r][i], t[r][j]) of each row, i major.
+void cartesian_by_hand(const JaggedTensor<float>& t, std::vector<float>& x, std::vector<float>& y,
+                       std::vector<index_t>& out_offsets) {
+  const std::span<const index_t> offsets = t.offsets();
+  const float* in = t.values().data();
+  out_offsets.assign(offsets.size(), 0);
+  for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+    const index_t n = offsets[r + 1] - offsets[r];
+    out_offsets[r + 1] = out_offsets[r] + n * n;
+  }
+  x.resize(static_cast<std::size_t>(out_offsets.back()));
+  y.resize(x.size());
+  for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+    index_t k = out_offsets[r];
+    for (index_t i = offsets[r]; i < offsets[r + 1]; ++i) {
+      for (index_t j = offsets[r]; j < offsets[r + 1]; ++j) {
+        x[static_cast<std::size_t>(k)] = in[i];
+        y[static_cast<std::size_t>(k++)] = in[j];
+      }
+    }
+  }
+}
+
+// ---- joins: two tensors of 10^6 rows of 0..64 float32, rows after rows and row by row ---------
+
+const JaggedTensor<float>& other_rows() {
+  static const JaggedTensor<float> t(random_rows(1000000, 64));
+  return t;
+}
+
+void concat_rows_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& a = many_rows();
+  const JaggedTensor<float>& b = other_rows();
+  for (auto _ : state) {
+    std::vector<float> values(static_cast<std::size_t>(a.size() + b.size()));
+    std::vector<index_t> offsets(a.offsets().begin(), a.offsets().end());
+    offsets.reserve(offsets.size() + b.offsets().size() - 1);
+    for (std::size_t r = 1; r < b.offsets().size(); ++r) {
+      offsets.push_back(a.size() + b.offsets()[r]);
+    }
+    std::copy_n(b.values().data(), b.size(),
+                std::copy_n(a.values().data(), a.size(), values.data()));
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void concat_rows_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& a = many_rows();
+  const JaggedTensor<float>& b = other_rows();
+  for (auto _ : state) {
+    JaggedTensor<float> joined = strata::concat(0, {a, b});
+    benchmark::DoNotOptimize(joined.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void concat_each_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& a = many_rows();
+  const JaggedTensor<float>& b = other_rows();
+  for (auto _ : state) {
+    std::vector<float> values;
+    std::vector<index_t> offsets;
+    concat_each_by_hand(a, b, values, offsets);
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void concat_each_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& a = many_rows();
+  const JaggedTensor<float>& b = other_rows();
+  for (auto _ : state) {
+    JaggedTensor<float> joined = strata::concat(1, {a, b});
+    benchmark::DoNotOptimize(joined.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+// ---- rows chosen by an index: 10^6 rows of 0..64 in a random order -----------------------------
+
+const std::vector<index_t>& shuffled_rows() {
+  static const std::vector<index_t> order = [] {
+    std::vector<index_t> o(1000000);
+    for (std::size_t k = 0; k < o.size(); ++k) {
+      o[k] = static_cast<index_t>(k);
+    }
+    std::shuffle(o.begin(), o.end(), std::mt19937(7));
+    return o;
+  }();
+  return order;
+}
+
+void take_rows_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const std::vector<index_t>& order = shuffled_rows();
+  const std::span<const index_t> offsets = t.offsets();
+  const float* in = t.values().data();
+  for (auto _ : state) {
+    std::vector<index_t> out_offsets(order.size() + 1, 0);
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      const auto r = static_cast<std::size_t>(order[k]);
+      out_offsets[k + 1] = out_offsets[k] + offsets[r + 1] - offsets[r];
+    }
+    std::vector<float> values(static_cast<std::size_t>(out_offsets.back()));
+    float* o = values.data();
+    for (const index_t r : order) {
+      const auto u = static_cast<std::size_t>(r);
+      o = std::copy(in + offsets[u], in + offsets[u + 1], o);
+    }
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(out_offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void take_rows_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const std::vector<index_t>& order = shuffled_rows();
+  for (auto _ : state) {
+    JaggedTensor<float> taken = strata::take_rows(t, order);
+    benchmark::DoNotOptimize(taken.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- pairs per row: 10^5 events of 0..16 particles ---------------------------------------------
+
+const JaggedTensor<float>& events() {
+  static const JaggedTensor<float> t(random_rows(100000, 16));
+  return t;
+}
+
+void cartesian_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = events();
+  index_t pairs = 0;
+  for (auto _ : state) {
+    std::vector<float> x;
+    std::vector<float> y;
+    std::vector<index_t> offsets;
+    cartesian_by_hand(t, x, y, offsets);
+    pairs = offsets.back();
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * pairs);
+}
+
+void cartesian_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = events();
+  index_t pairs = 0;
+  for (auto _ : state) {
+    auto [x, y] = strata::cartesian(t, t);
+    pairs = x.size();
+    benchmark::DoNotOptimize(x.values().data());
+    benchmark::DoNotOptimize(y.values().data());
+  }
+  state.SetItemsProcessed(state.iterations() * pairs);
+}
+
+void combinations_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = events();
+  const std::span<const index_t> offsets = t.offsets();
+  const float* in = t.values().data();
+  index_t pairs = 0;
+  for (auto _ : state) {
+    std::vector<index_t> out_offsets(offsets.size(), 0);
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      const index_t n = offsets[r + 1] - offsets[r];
+      out_offsets[r + 1] = out_offsets[r] + n * (n - 1) / 2;
+    }
+    std::vector<float> x(static_cast<std::size_t>(out_offsets.back()));
+    std::vector<float> y(x.size());
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      index_t k = out_offsets[r];
+      for (index_t i = offsets[r]; i < offsets[r + 1]; ++i) {
+        for (index_t j = i + 1; j < offsets[r + 1]; ++j) {
+          x[static_cast<std::size_t>(k)] = in[i];
+          y[static_cast<std::size_t>(k++)] = in[j];
+        }
+      }
+    }
+    pairs = out_offsets.back();
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * pairs);
+}
+
+void combinations_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = events();
+  index_t pairs = 0;
+  for (auto _ : state) {
+    auto [x, y] = strata::combinations<2>(t);
+    pairs = x.size();
+    benchmark::DoNotOptimize(x.values().data());
+    benchmark::DoNotOptimize(y.values().data());
+  }
+  state.SetItemsProcessed(state.iterations() * pairs);
+}
+
+// ---- sort each row: 10^6 rows of 0..64 ---------------------------------------------------------
+
+void sort_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const std::span<const index_t> offsets = t.offsets();
+  for (auto _ : state) {
+    std::vector<float> values(t.values().data(), t.values().data() + t.size());
+    std::vector<index_t> out_offsets(offsets.begin(), offsets.end());
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      std::sort(values.data() + offsets[r], values.data() + offsets[r + 1]);
+    }
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(out_offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void sort_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  for (auto _ : state) {
+    JaggedTensor<float> sorted = strata::sort(t);
+    benchmark::DoNotOptimize(sorted.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- the fixed cost of an operation: 10 rows of 0..8 -------------------------------------------
+
+const JaggedTensor<float>& tiny() {
+  static const JaggedTensor<float> t(random_rows(10, 8));
+  return t;
+}
+
+void tiny_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  const std::span<const index_t> offsets = t.offsets();
+  const float* in = t.values().data();
+  for (auto _ : state) {
+    std::vector<float> out(offsets.size() - 1);
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      float sum = 0;
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        sum += in[k];
+      }
+      out[r] = sum;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+}
+
+void tiny_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, 1);
+    benchmark::DoNotOptimize(sums.data());
+  }
+}
+
+void tiny_filter_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  const std::span<const index_t> offsets = t.offsets();
+  const float* in = t.values().data();
+  for (auto _ : state) {
+    std::vector<float> values;
+    std::vector<index_t> out_offsets{0};
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        if (in[k] > 0) {
+          values.push_back(in[k]);
+        }
+      }
+      out_offsets.push_back(static_cast<index_t>(values.size()));
+    }
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(out_offsets.data());
+  }
+}
+
+void tiny_filter_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    JaggedTensor<float> kept = strata::filter_each(t, t > 0.0F);
+    benchmark::DoNotOptimize(kept.values().data());
+  }
+}
+
+void tiny_concat_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    std::vector<float> values;
+    std::vector<index_t> offsets;
+    concat_each_by_hand(t, t, values, offsets);
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+}
+
+void tiny_concat_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    JaggedTensor<float> joined = strata::concat(1, {t, t});
+    benchmark::DoNotOptimize(joined.values().data());
+  }
+}
+
+void tiny_cartesian_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    std::vector<float> x;
+    std::vector<float> y;
+    std::vector<index_t> offsets;
+    cartesian_by_hand(t, x, y, offsets);
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+
+void tiny_cartesian_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = tiny();
+  for (auto _ : state) {
+    auto [x, y] = strata::cartesian(t, t);
+    benchmark::DoNotOptimize(x.values().data());
+    benchmark::DoNotOptimize(y.values().data());
+  }
+}
+
 // ---- build from std::vector<std::vector<float>> (10,000 rows of 0..200) ------------------------
 
 void build_hand(benchmark::State& state) {
@@ -387,6 +762,26 @@ BENCHMARK(filter_hand)->Name("filter_each/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(filter_strata)->Name("filter_each/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(take_hand)->Name("take_each/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(take_strata)->Name("take_each/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(concat_rows_hand)->Name("concat_rows/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(concat_rows_strata)->Name("concat_rows/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(concat_each_hand)->Name("concat_each_row/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(concat_each_strata)->Name("concat_each_row/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(take_rows_hand)->Name("take_rows/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(take_rows_strata)->Name("take_rows/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(cartesian_hand)->Name("cartesian/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(cartesian_strata)->Name("cartesian/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(combinations_hand)->Name("combinations/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(combinations_strata)->Name("combinations/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(sort_hand)->Name("sort/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(sort_strata)->Name("sort/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(tiny_sum_hand)->Name("tiny_sum/hand");
+BENCHMARK(tiny_sum_strata)->Name("tiny_sum/strata");
+BENCHMARK(tiny_filter_hand)->Name("tiny_filter/hand");
+BENCHMARK(tiny_filter_strata)->Name("tiny_filter/strata");
+BENCHMARK(tiny_concat_hand)->Name("tiny_concat/hand");
+BENCHMARK(tiny_concat_strata)->Name("tiny_concat/strata");
+BENCHMARK(tiny_cartesian_hand)->Name("tiny_cartesian/hand");
+BENCHMARK(tiny_cartesian_strata)->Name("tiny_cartesian/strata");
 BENCHMARK(build_hand)->Name("build/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_strata)->Name("build/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_hand)->Name("row/hand")->Unit(benchmark::kMicrosecond);

@@ -84,6 +84,26 @@ int main(int argc, char** argv) {
                                                    Jagged::from_lengths({3, 0, 2, 1, 4})),
                     "[[1, 2, 3], [], [4, 5], [6], [7, 8, 9, 10]]"));
 
+  // Indexing and joining jagged tensors (awkward-array's operations): each result's values +
+  // offsets, titled with the call that made it.
+  {
+    const JaggedTensor<int> a(std::vector<std::vector<int>>{{1, 2, 3}, {}, {4, 5}});
+    const JaggedTensor<int> b(std::vector<std::vector<int>>{{6}, {7, 8}, {}});
+    save("jagged_filter.svg",
+         draw::jagged(filter_each(a, a > 1), "filter_each(a, a > 1), a = [[1, 2, 3], [], [4, 5]]"));
+    save("jagged_take.svg",
+         draw::jagged(
+             take_each(a, JaggedTensor<int>(std::vector<std::vector<int>>{{-1, 0}, {}, {1, 1, 0}})),
+             "take_each(a, [[-1, 0], [], [1, 1, 0]])"));
+    save("jagged_concat.svg",
+         draw::jagged(concat(1, {a, b}), "concat(1, {a, b}), b = [[6], [7, 8], []]: row by row"));
+    save("jagged_concat_rows.svg",
+         draw::jagged(concat(0, {a, b}), "concat(0, {a, b}): rows after rows"));
+    const auto [left, right] = cartesian(a, b);
+    save("jagged_cartesian_first.svg", draw::jagged(left, "auto [x, y] = cartesian(a, b): x"));
+    save("jagged_cartesian_second.svg", draw::jagged(right, "y: row r pairs a[r][i] with b[r][j]"));
+  }
+
   // Sparse storage: a 4 x 5 matrix, its sorted entries and its CSR arrays.
   {
     auto K = sparse<double>({4, 5});

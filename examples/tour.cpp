@@ -642,6 +642,24 @@ void jagged() {
   std::cout << "filter_each(scores, scores > 4): " << strata::filter_each(scores, scores > 4.0F)
             << "; take_each(first and last): "
             << strata::take_each(scores.rows(2, 5), Tensor<int>{{0, -1}, {0, -1}, {0, -1}}) << "\n";
+  // Rows chosen along the outer axis, each element's place in its row, the counts per row.
+  const Tensor<bool> long_rows = strata::num(scores, 1) > std::int64_t{1};
+  std::cout << "take_rows(scores, {4, 0}): " << strata::take_rows(scores, {4, 0})
+            << "; filter_rows(longer than 1): " << strata::filter_rows(scores, long_rows)
+            << "; local_index: " << strata::local_index(scores.rows(2, 5)) << "\n";
+  // Joining, reshaping, reordering (strata/select/jagged_join.hpp): rows after rows or row by
+  // row, the values as a view, lists grouped as a view, each row sorted.
+  const JaggedTensor<float> more(std::vector<std::vector<float>>{{0}, {1}, {}, {}, {2, 3}});
+  std::cout << "concat(1, {scores, more}): " << strata::concat(1, {scores, more})
+            << "\nconcat(0, ...) has " << strata::concat(0, {scores, more}).shape().n_rows()
+            << " rows; unflatten(scores, {2, 3}): " << strata::unflatten(scores, {2, 3})
+            << "; sorted descending: " << strata::sort(scores, false) << "\n";
+  // Pairs per row, unzipped into one tensor per member (awkward's combinations then unzip):
+  // the sums of every distinct pair in each row.
+  const auto [first, second] = strata::combinations<2>(scores);
+  std::cout << "combinations<2>: sums of pairs " << JaggedTensor<float>(first + second)
+            << "; rows of one length as a dense view: "
+            << strata::to_regular(scores.rows(3, 4)).shape()[1] << " column(s)\n";
   // Along the outer axis (awkward's axis=0): element k of every row that has one.
   std::cout << "along axis 0: sum " << strata::sum(scores, 0) << ", count "
             << strata::count(scores, 0) << ", argmax (the row) " << strata::argmax(scores, 0)

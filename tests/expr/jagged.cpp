@@ -5,6 +5,7 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
+#include "jagged_rows.hpp"
 #include "threads.hpp"
 
 #include <catch2/catch.hpp>
@@ -21,23 +22,10 @@ using strata::Jagged;
 using strata::JaggedTensor;
 using strata::Range;
 using strata::Tensor;
-using Rows = std::vector<std::vector<double>>;
+using Rows = strata::test::Rows;
+using strata::test::random_rows;
 
 namespace {
-
-/// Random rows: small integers (sums and products are exact in any order), lengths 0..max.
-Rows random_rows(std::mt19937& rng, index_t rows, index_t max_length) {
-  std::uniform_int_distribution<index_t> length(0, max_length);
-  std::uniform_int_distribution<int> value(-3, 3);
-  Rows out(static_cast<std::size_t>(rows));
-  for (auto& row : out) {
-    row.resize(static_cast<std::size_t>(length(rng)));
-    for (double& x : row) {
-      x = value(rng);
-    }
-  }
-  return out;
-}
 
 /// The shapes every property runs on: no rows, one empty row, one row, rows of length 1, and
 /// random rows with empty ones among them.

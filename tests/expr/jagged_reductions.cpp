@@ -7,6 +7,7 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
+#include "jagged_rows.hpp"
 #include "threads.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,29 +23,13 @@ using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
 using strata::Tensor;
-using Rows = std::vector<std::vector<double>>;
+using Rows = strata::test::Rows;
+using strata::test::random_rows;
 
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// Random rows of small integers (sums exact in any order), lengths 0..max; with @p specials,
-/// about one element in 40 is NaN, +inf or -inf.
-Rows random_rows(std::mt19937& rng, index_t rows, index_t max_length, bool specials) {
-  std::uniform_int_distribution<index_t> length(0, max_length);
-  std::uniform_int_distribution<int> value(-3, 3);
-  std::uniform_int_distribution<int> special(0, 119);
-  Rows out(static_cast<std::size_t>(rows));
-  for (auto& row : out) {
-    row.resize(static_cast<std::size_t>(length(rng)));
-    for (double& x : row) {
-      const int s = specials ? special(rng) : 99;
-      x = s == 0 ? kNan : s == 1 ? kInf : s == 2 ? -kInf : value(rng);
-    }
-  }
-  return out;
-}
 
 /// No rows, one empty row, one row, rows of length 1, awkward's example, and random rows.
 std::vector<Rows> cases() {
@@ -56,7 +41,7 @@ std::vector<Rows> cases() {
                         {{0, 1, 2}, {}, {3, 4}, {5}, {6, 7, 8, 9}},
                         {{kNan, 1}, {2, kInf}, {-kInf}}};
   for (int k = 0; k < 12; ++k) {
-    out.push_back(random_rows(rng, 1 + k * 7, k % 3 == 0 ? 1 : 24, k % 2 == 1));
+    out.push_back(random_rows(rng, 1 + k * 7, k % 3 == 0 ? 1 : 24, 3, k % 2 == 1));
   }
   return out;
 }
@@ -281,7 +266,7 @@ TEST_CASE("reductions along the outer axis keep dims, take integers and ignore t
   // No rows, or only empty ones: nothing along the outer axis.
   CHECK(strata::sum(JaggedTensor<int>(std::vector<std::vector<int>>{{}, {}}), 0).size() == 0);
   std::mt19937 rng(3);
-  Rows rows = random_rows(rng, 2000, 60, false);
+  Rows rows = random_rows(rng, 2000, 60);
   for (auto& row : rows) {
     for (double& x : row) {
       x = x / 7.0 + 0.1;  // inexact: the order of additions shows in the bits

@@ -5,6 +5,7 @@
 #include "strata/select/jagged.hpp"
 
 #include "check_error.hpp"
+#include "jagged_rows.hpp"
 #include "threads.hpp"
 
 #include <catch2/catch.hpp>
@@ -17,32 +18,11 @@ using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
 using strata::Tensor;
-using Rows = std::vector<std::vector<double>>;
+using Rows = strata::test::Rows;
+using strata::test::random_rows;
+using strata::test::rows_of;
 
 namespace {
-
-Rows random_rows(std::mt19937& rng, index_t rows, index_t max_length) {
-  std::uniform_int_distribution<index_t> length(0, max_length);
-  std::uniform_int_distribution<int> value(-50, 50);
-  Rows out(static_cast<std::size_t>(rows));
-  for (auto& row : out) {
-    row.resize(static_cast<std::size_t>(length(rng)));
-    for (double& x : row) {
-      x = value(rng);
-    }
-  }
-  return out;
-}
-
-template <class T>
-std::vector<std::vector<T>> rows_of(const JaggedTensor<T>& t) {
-  std::vector<std::vector<T>> out;
-  for (index_t r = 0; r < t.shape().n_rows(); ++r) {
-    const auto row = t.row(t.first_row() + r);
-    out.emplace_back(row.begin(), row.end());
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -50,7 +30,7 @@ TEST_CASE("take_each and filter_each match the nested-vector reference at every 
           "[select][jagged]") {
   std::mt19937 rng(20261126);
   for (int trial = 0; trial < 20; ++trial) {
-    const Rows rows = random_rows(rng, 1 + trial * 13, trial % 4 == 0 ? 1 : 30);
+    const Rows rows = random_rows(rng, 1 + trial * 13, trial % 4 == 0 ? 1 : 30, 50);
     const JaggedTensor t(rows);
     // A ragged index: per row, up to 6 picks anywhere in the row (negative half the time);
     // empty rows pick nothing.

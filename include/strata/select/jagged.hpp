@@ -3,7 +3,9 @@
 /// (awkward's `array[indices]` with a ragged or regular integer index, NumPy's
 /// `take_along_axis` along the ragged axis: the argmax-then-index idiom) and `filter_each`
 /// (awkward's `array[mask]` with a ragged boolean mask: each row keeps the elements its mask
-/// marks, the ragged structure stays).
+/// marks, the ragged structure stays), rows chosen along the outer axis (`take_rows`,
+/// `filter_rows`: awkward's `array[[2, 0]]` and `array[mask]` with a 1-D mask), each element's
+/// index in its list (`local_index`) and the counts along an axis (`num`).
 #pragma once
 
 #include "strata/core/error.hpp"
@@ -11,11 +13,14 @@
 #include "strata/parallel/policy.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
+#include <algorithm>
 #include <concepts>
+#include <initializer_list>
 #include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace strata {
 
@@ -199,6 +204,215 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& 
 template <class T, JaggedExpression M>
 JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const M& mask) {
   return filter_each(t, evaluate_jagged<bool>(mask));
+}
+
+namespace detail {
+
+/// Consecutive rows [first, first + count) of a source tensor.
+template <class T>
+struct RowBlock {
+  const JaggedTensor<T>* source;  ///< the tensor
+  index_t first;                  ///< its first row (linear, from 0)
+  index_t count;                  ///< the number of rows
+};
+
+/// A new tensor whose rows are the blocks' rows in order, over the outer extents @p outer:
+/// the row shapes are copied (an extents table when every source has smooth rows), then the
+/// values, one contiguous range per block.
+template <class T>
+JaggedTensor<T> gather_row_blocks(const std::vector<RowBlock<T>>& blocks, const Index& outer,
+                                  int inner_rank) {
+  bool smooth = true;
+  index_t rows = 0;
+  for (const RowBlock<T>& b : blocks) {
+    smooth = smooth && b.source->shape().smooth_rows();
+    rows += b.count;
+  }
+  Jagged picked;
+  if (smooth || rows == 0) {  // (no rows: their rank is all there is to keep)
+    Index extents;
+    extents.reserve(static_cast<std::size_t>(rows * inner_rank));
+    for (const RowBlock<T>& b : blocks) {
+      for (index_t r = b.first; r < b.first + b.count; ++r) {
+        const std::span<const index_t> e = b.source->piece_extents(r);
+        extents.insert(extents.end(), e.begin(), e.end());
+      }
+    }
+    picked = Jagged::from_extents(outer, inner_rank, extents);
+  } else {
+    std::vector<Shape> shapes;
+    shapes.reserve(static_cast<std::size_t>(rows));
+    for (const RowBlock<T>& b : blocks) {
+      for (index_t r = b.first; r < b.first + b.count; ++r) {
+        shapes.push_back(b.source->shape().row(r));
+      }
+    }
+    picked = Jagged(outer, std::move(shapes));
+  }
+  JaggedTensor<T> out(std::move(picked));
+  T* at = out.values().data();
+  for (const RowBlock<T>& b : blocks) {
+    const std::span<const index_t> starts = b.source->offsets();
+    const T* const in = b.source->values().data();
+    at = std::copy(in + starts[static_cast<std::size_t>(b.first)],
+                   in + starts[static_cast<std::size_t>(b.first + b.count)], at);
+  }
+  return out;
+}
+
+/// The number of rows under one index of the first outer mode (the product of the others).
+inline index_t rows_per_outer_index(const Jagged& shape) {
+  index_t below = 1;
+  const IndexSpan outer = shape.outer_extents();
+  for (std::size_t k = 1; k < outer.size(); ++k) {
+    below *= outer[k];
+  }
+  return below;
+}
+
+}  // namespace detail
+
+/// Rows chosen by an integer array along the first outer mode (awkward's `array[[2, 0, 0]]`,
+/// NumPy's `take(a, indices, axis=0)`): the result's outer extents are the index's shape
+/// followed by the other outer extents; negative indices count from the end. Any row shape
+/// (1-D, smooth, jagged); the values are copied.
+/// @code
+/// JaggedTensor t(vector<vector<double>>{{0, 1.1, 2.2}, {}, {3.3, 4.4}});
+/// take_rows(t, Tensor<int>::of({2, 0, -1}));  // [[3.3, 4.4], [0, 1.1, 2.2], [3.3, 4.4]]
+/// @endcode
+/// @param t a jagged tensor (rows numbered from 0 in it, also when it is a slice of rows)
+/// @param indices integers of any shape
+/// @return a new tensor
+/// @throws IndexError naming the index and the extent when an index is outside the first
+///         outer mode (nothing is returned)
+template <class T, std::integral I>
+JaggedTensor<T> take_rows(const JaggedTensor<T>& t, const Tensor<I>& indices) {
+  const IndexSpan outer = t.shape().outer_extents();
+  const index_t n = outer[0];
+  const index_t below = detail::rows_per_outer_index(t.shape());
+  const Tensor<I> index = indices.copy(seq);
+  const I* const at = index.data();
+  std::vector<detail::RowBlock<T>> blocks(static_cast<std::size_t>(index.size()));
+  for (std::size_t k = 0; k < blocks.size(); ++k) {
+    const I i = at[k];
+    const index_t j = std::in_range<index_t>(i) ? static_cast<index_t>(i) : n;
+    const index_t row = j < 0 ? j + n : j;
+    if (!std::in_range<index_t>(i) || row < 0 || row >= n) {
+      detail::fail<IndexError>("take_rows", "index ", i, " is outside the ", n, " rows of ",
+                               t.shape().to_string());
+    }
+    blocks[k] = {&t, row * below, below};
+  }
+  Index result_outer = index.shape();
+  result_outer.insert(result_outer.end(), outer.begin() + 1, outer.end());
+  return detail::gather_row_blocks(blocks, result_outer, t.shape().inner_rank());
+}
+/// take_rows() with the indices in braces or a std::vector: `take_rows(t, {2, 0})`.
+/// @param t a jagged tensor
+/// @param indices the row indices along the first outer mode
+/// @return a new tensor
+/// @throws IndexError as the Tensor overload
+template <class T, std::integral I>
+JaggedTensor<T> take_rows(const JaggedTensor<T>& t, const std::vector<I>& indices) {
+  Tensor<I> index(Index{static_cast<index_t>(indices.size())});
+  std::copy(indices.begin(), indices.end(), index.data());
+  return take_rows(t, index);
+}
+/// take_rows() with the indices in braces.
+/// @param t a jagged tensor
+/// @param indices the row indices along the first outer mode
+/// @return a new tensor
+/// @throws IndexError as the Tensor overload
+template <class T, std::integral I>
+JaggedTensor<T> take_rows(const JaggedTensor<T>& t, std::initializer_list<I> indices) {
+  return take_rows(t, std::vector<I>(indices));
+}
+
+/// The rows where a boolean array along the first outer mode is true (awkward's
+/// `array[mask]` with a 1-D mask, NumPy's `compress(mask, a, axis=0)`), in order.
+/// @param t a jagged tensor
+/// @param mask one boolean per index of the first outer mode
+/// @return a new tensor
+/// @throws ShapeError naming both when the mask is not 1-D of the first outer extent
+template <class T>
+JaggedTensor<T> filter_rows(const JaggedTensor<T>& t, const Tensor<const bool>& mask) {
+  const IndexSpan outer = t.shape().outer_extents();
+  if (mask.rank() != 1 || mask.shape()[0] != outer[0]) {
+    detail::fail<ShapeError>("filter_rows", "a mask of shape ", to_string(mask.shape()),
+                             " for the rows of ", t.shape().to_string(), " (it needs shape [",
+                             outer[0], "])");
+  }
+  const index_t below = detail::rows_per_outer_index(t.shape());
+  std::vector<detail::RowBlock<T>> blocks;
+  for (index_t i = 0; i < outer[0]; ++i) {
+    if (mask(i)) {
+      blocks.push_back({&t, i * below, below});
+    }
+  }
+  Index result_outer(outer.begin(), outer.end());
+  result_outer[0] = static_cast<index_t>(blocks.size());
+  return detail::gather_row_blocks(blocks, result_outer, t.shape().inner_rank());
+}
+
+/// Each element's index inside its innermost list (awkward's `ak.local_index(array)`, axis
+/// -1): `[[0, 1, 2], [], [0, 1]]` for a tensor with rows of lengths 3, 0, 2. For rows of higher
+/// rank, the index along the last axis. The result has t's shape.
+/// @param t a jagged tensor
+/// @return an int64 tensor of t's shape
+template <class T>
+JaggedTensor<index_t> local_index(const JaggedTensor<T>& t) {
+  JaggedTensor<index_t> out(t.shape());
+  out.for_each_piece(par, [](index_t /*p*/, Tensor<index_t> piece) {
+    if (piece.size() == 0) {
+      return;
+    }
+    const index_t last = piece.shape().back();
+    index_t* const o = piece.data();
+    for (index_t k = 0; k < piece.size(); ++k) {
+      o[k] = k % last;
+    }
+  });
+  return out;
+}
+
+/// The number of elements along an axis (awkward's `ak.num(array, axis)`): along an outer
+/// axis k, its extent for each index of the outer axes before it (a tensor of shape
+/// `outer[0:k]`: rank 0 for axis 0); along the first inner axis, each row's extent there (a
+/// tensor of the outer extents: the row lengths of a `n * var` tensor, lengths()). Negative
+/// axes count from the end.
+/// @param t a jagged tensor
+/// @param axis an outer axis or the first inner axis
+/// @return an int64 tensor
+/// @throws IndexError for an axis beyond the rank; ShapeError for an axis inside the rows
+///         below the first (its counts are themselves jagged: num() of flatten(t, axis - 1))
+template <class T>
+Tensor<index_t> num(const JaggedTensor<T>& t, index_t axis) {
+  const Jagged& shape = t.shape();
+  const index_t rank = shape.rank();
+  const index_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank) {
+    detail::fail<IndexError>("num", "axis ", axis, " is outside the ", rank, " axes of ",
+                             shape.to_string());
+  }
+  const IndexSpan outer = shape.outer_extents();
+  const auto o = static_cast<index_t>(outer.size());
+  if (a < o) {
+    Tensor<index_t> out(Index(outer.begin(), outer.begin() + a));
+    out.fill(outer[static_cast<std::size_t>(a)]);
+    return out;
+  }
+  if (a > o) {
+    detail::fail<ShapeError>("num", "axis ", axis, " of ", shape.to_string(),
+                             " is inside the rows below their first axis (its counts are jagged: "
+                             "take num of flatten(t, ",
+                             a - 1, "))");
+  }
+  Tensor<index_t> out((Index(outer.begin(), outer.end())));
+  index_t* const at = out.data();
+  for (index_t r = 0; r < shape.n_rows(); ++r) {
+    at[r] = shape.smooth_rows() ? t.piece_extents(r)[0] : shape.row(r).uniform_extent(0);
+  }
+  return out;
 }
 
 }  // namespace strata

@@ -556,6 +556,32 @@ class JaggedTensor {
     out.first_ = first;
     return out;
   }
+  /// The same values, in the same order, read under another jagged shape of the same size:
+  /// no value is copied (the buffer is shared). It is how structure changes that keep the
+  /// order of the values are views: flatten() and unflatten() of strata/select/jagged_join.hpp
+  /// (awkward's `ak.flatten` / `ak.unflatten`) rewrite only the offsets. Rows are numbered
+  /// from 0 in the result.
+  /// @code
+  /// JaggedTensor t(vector<vector<int>>{{1, 2, 3}, {}, {4}});
+  /// t.reshape(Jagged::from_lengths({1, 3}));      // [[1], [2, 3, 4]], t's values
+  /// @endcode
+  /// @param shape a shape holding size() elements
+  /// @return the tensor over this one's values
+  /// @throws ShapeError when @p shape holds another number of elements
+  [[nodiscard]] JaggedTensor reshape(Jagged shape) const {
+    if (shape.size() != size()) {
+      detail::fail<ShapeError>("JaggedTensor::reshape", "shape ", shape.to_string(), " holds ",
+                               shape.size(), " elements but ", shape_.to_string(), " holds ",
+                               size());
+    }
+    JaggedTensor out = *this;
+    out.shape_ = std::move(shape);
+    out.first_ = 0;
+    out.pieces_.reset();
+    out.piece_starts_.reset();
+    out.index_pieces();
+    return out;
+  }
 
   /// A jagged tensor over memory the caller owns and keeps alive (shape.size() values, row
   /// after row); nothing is copied.

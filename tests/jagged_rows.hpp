@@ -1,0 +1,47 @@
+// Test helpers for jagged tensors: random rows as nested std::vectors (the references' input)
+// and a tensor's rows read back as nested vectors.
+#pragma once
+
+#include "strata/tensor/jagged_tensor.hpp"
+
+#include <limits>
+#include <random>
+#include <vector>
+
+namespace strata::test {
+
+/// Rows of doubles, the nested-vector form the references work on.
+using Rows = std::vector<std::vector<double>>;
+
+/// Random rows of integers in [-magnitude, magnitude] (small ones make sums exact in any
+/// order), lengths 0..max_length; with @p specials about one element in 40 is NaN, +inf or -inf.
+inline Rows random_rows(std::mt19937& rng, index_t rows, index_t max_length, int magnitude = 3,
+                        bool specials = false) {
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  std::uniform_int_distribution<index_t> length(0, max_length);
+  std::uniform_int_distribution<int> value(-magnitude, magnitude);
+  std::uniform_int_distribution<int> special(0, 119);
+  Rows out(static_cast<std::size_t>(rows));
+  for (auto& row : out) {
+    row.resize(static_cast<std::size_t>(length(rng)));
+    for (double& x : row) {
+      const int s = specials ? special(rng) : 99;
+      x = s == 0 ? nan : s == 1 ? inf : s == 2 ? -inf : value(rng);
+    }
+  }
+  return out;
+}
+
+/// The rows of a jagged tensor with 1-D rows, as nested vectors (a slice of rows reads its own).
+template <class T>
+std::vector<std::vector<T>> rows_of(const JaggedTensor<T>& t) {
+  std::vector<std::vector<T>> out;
+  for (index_t r = 0; r < t.shape().n_rows(); ++r) {
+    const auto row = t.row(t.first_row() + r);
+    out.emplace_back(row.begin(), row.end());
+  }
+  return out;
+}
+
+}  // namespace strata::test

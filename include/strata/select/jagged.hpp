@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <concepts>
 #include <initializer_list>
+#include <numeric>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -41,7 +42,8 @@ void check_flat_rows_of(std::string_view operation, const JaggedTensor<T>& t,
 /// thrown by the first row that fails in row order reaches the caller).
 template <class T, class Pick>
 JaggedTensor<T> gather_rows(const JaggedTensor<T>& t, const Index& lengths, Pick pick) {
-  JaggedTensor<T> out(Jagged::from_extents(t.shape().outer_extents(), 1, lengths));
+  auto out =
+      JaggedTensor<T>::for_overwrite(Jagged::from_extents(t.shape().outer_extents(), 1, lengths));
   T* const o = out.values().data();
   const std::span<const index_t> starts = out.offsets();
   parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
@@ -249,15 +251,42 @@ JaggedTensor<T> gather_row_blocks(const std::vector<RowBlock<T>>& blocks, const 
     }
     picked = Jagged(outer, std::move(shapes));
   }
-  JaggedTensor<T> out(std::move(picked));
+  auto out = JaggedTensor<T>::for_overwrite(std::move(picked));
   T* at = out.values().data();
+  const JaggedTensor<T>* source = nullptr;  // the pointers of the last block's source
+  std::span<const index_t> starts;
+  const T* in = nullptr;
   for (const RowBlock<T>& b : blocks) {
-    const std::span<const index_t> starts = b.source->offsets();
-    const T* const in = b.source->values().data();
+    if (b.source != source) {
+      source = b.source;
+      starts = source->offsets();
+      in = source->values().data();
+    }
     at = std::copy(in + starts[static_cast<std::size_t>(b.first)],
                    in + starts[static_cast<std::size_t>(b.first + b.count)], at);
   }
   return out;
+}
+
+/// Calls `f(begin, count)` for every run along the last axis of every smooth piece (each row
+/// of a `n * var` tensor, each list of a `n * var * var` one), begin counted in values(), in
+/// parallel over pieces balanced by their sizes.
+template <class T, class F>
+void for_each_last_axis_run(const JaggedTensor<T>& t, F f) {
+  const std::span<const index_t> starts = t.piece_offsets();
+  parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
+    for (index_t p = lo; p < hi; ++p) {
+      const index_t begin = starts[static_cast<std::size_t>(p)];
+      const index_t size = starts[static_cast<std::size_t>(p) + 1] - begin;
+      if (size == 0) {
+        continue;
+      }
+      const index_t last = t.piece_extents(p).back();
+      for (index_t k = 0; k < size; k += last) {
+        f(begin + k, last);
+      }
+    }
+  });
 }
 
 /// The number of rows under one index of the first outer mode (the product of the others).
@@ -361,16 +390,10 @@ JaggedTensor<T> filter_rows(const JaggedTensor<T>& t, const Tensor<const bool>& 
 /// @return an int64 tensor of t's shape
 template <class T>
 JaggedTensor<index_t> local_index(const JaggedTensor<T>& t) {
-  JaggedTensor<index_t> out(t.shape());
-  out.for_each_piece(par, [](index_t /*p*/, Tensor<index_t> piece) {
-    if (piece.size() == 0) {
-      return;
-    }
-    const index_t last = piece.shape().back();
-    index_t* const o = piece.data();
-    for (index_t k = 0; k < piece.size(); ++k) {
-      o[k] = k % last;
-    }
+  auto out = JaggedTensor<index_t>::for_overwrite(t.shape());
+  index_t* const o = out.values().data();
+  detail::for_each_last_axis_run(out, [o](index_t begin, index_t count) {
+    std::iota(o + begin, o + begin + count, index_t{0});
   });
   return out;
 }

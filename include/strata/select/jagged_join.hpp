@@ -17,6 +17,7 @@
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <functional>
 #include <initializer_list>
 #include <numeric>
 #include <span>
@@ -132,19 +133,31 @@ inline Jagged cartesian_shape(std::string_view operation, IndexSpan outer,
   return Jagged::from_extents(outer, 1, lengths);
 }
 
-/// The pairs of every row: `emit(r, i, j, k)` for element i of a's row r, element j of b's,
-/// written at position k (i major).
-template <class Emit>
-void for_each_pair(const Jagged& pairs, std::span<const index_t> a, std::span<const index_t> b,
-                   Emit emit) {
+/// Writes the pairs of every row, i major: element i of a's row r and element j of b's (their
+/// values, or with @p Indices the positions i and j), into @p x and @p y.
+template <bool Indices, class X, class Y>
+void write_pairs(const Jagged& pairs, std::span<const index_t> a, std::span<const index_t> b,
+                 const X* av, const Y* bv, X* x, Y* y) {
   write_rows(pairs, [&](index_t r, index_t k) {
     const auto u = static_cast<std::size_t>(r);
     const index_t la = a[u + 1] - a[u];
     const index_t lb = b[u + 1] - b[u];
     for (index_t i = 0; i < la; ++i) {
-      for (index_t j = 0; j < lb; ++j) {
-        emit(r, i, j, k++);
+      X first{};
+      if constexpr (Indices) {
+        first = i;
+      } else {
+        first = av[a[u] + i];
       }
+      for (index_t j = 0; j < lb; ++j) {
+        x[k + j] = first;
+        if constexpr (Indices) {
+          y[k + j] = j;
+        } else {
+          y[k + j] = bv[b[u] + j];
+        }
+      }
+      k += lb;
     }
   });
 }
@@ -167,30 +180,52 @@ inline index_t combination_count(index_t n, index_t choose, bool replacement) {
   return count;
 }
 
-/// Every N-combination of each row's elements, in lexicographic order of the index tuples:
-/// `emit(r, idx, k)` with the N indices (ascending; non-decreasing with @p replacement).
-template <std::size_t N, class Emit>
-void for_each_combination(const Jagged& combos, std::span<const index_t> starts, bool replacement,
-                          Emit emit) {
+/// Writes every N-combination of each row's elements (their values, or with @p Indices their
+/// positions), in lexicographic order of the index tuples (ascending; non-decreasing with
+/// @p replacement): member m of combination c of row r goes to `out[m]` at the row's start + c.
+template <std::size_t N, bool Indices, class T, class O>
+void write_combinations(const Jagged& combos, std::span<const index_t> starts, bool replacement,
+                        const T* in, const std::array<O*, N>& out) {
+  const auto value = [](const T* row, index_t i) -> O {
+    if constexpr (Indices) {
+      (void)row;
+      return i;
+    } else {
+      return row[i];
+    }
+  };
   write_rows(combos, [&](index_t r, index_t k) {
     const auto u = static_cast<std::size_t>(r);
     const index_t length = starts[u + 1] - starts[u];
-    const index_t count = combos.row_starts()[u + 1] - combos.row_starts()[u];
-    std::array<index_t, N> idx{};
-    for (std::size_t m = 0; m < N; ++m) {
-      idx[m] = replacement ? 0 : static_cast<index_t>(m);
-    }
-    for (index_t c = 0; c < count; ++c) {
-      emit(r, idx, k++);
-      std::size_t j = N;  // advance the rightmost index that can grow
-      while (j-- > 0) {
-        const index_t limit = replacement ? length - 1 : length - static_cast<index_t>(N - j);
-        if (idx[j] < limit) {
-          ++idx[j];
-          for (std::size_t m = j + 1; m < N; ++m) {
-            idx[m] = replacement ? idx[m - 1] : idx[m - 1] + 1;
+    const T* const row = Indices ? nullptr : in + starts[u];
+    if constexpr (N == 2) {  // the pairs of particle physics: two plain loops
+      for (index_t i = 0; i < length; ++i) {
+        const O first = value(row, i);
+        for (index_t j = replacement ? i : i + 1; j < length; ++j, ++k) {
+          out[0][k] = first;
+          out[1][k] = value(row, j);
+        }
+      }
+    } else {
+      const index_t count = combos.row_starts()[u + 1] - combos.row_starts()[u];
+      std::array<index_t, N> idx{};
+      for (std::size_t m = 0; m < N; ++m) {
+        idx[m] = replacement ? 0 : static_cast<index_t>(m);
+      }
+      for (index_t c = 0; c < count; ++c, ++k) {
+        for (std::size_t m = 0; m < N; ++m) {
+          out[m][k] = value(row, idx[m]);
+        }
+        std::size_t j = N;  // advance the rightmost index that can grow
+        while (j-- > 0) {
+          const index_t limit = replacement ? length - 1 : length - static_cast<index_t>(N - j);
+          if (idx[j] < limit) {
+            ++idx[j];
+            for (std::size_t m = j + 1; m < N; ++m) {
+              idx[m] = replacement ? idx[m - 1] : idx[m - 1] + 1;
+            }
+            break;
           }
-          break;
         }
       }
     }
@@ -211,34 +246,37 @@ Jagged combinations_shape(std::string_view operation, IndexSpan outer,
   return Jagged::from_extents(outer, 1, counts);
 }
 
-/// Whether @p a sorts before @p b: NaN after every number (NumPy's order), in either direction.
+/// Sorts a run: NaN moved after the numbers first (NumPy puts NaN last; in both directions
+/// here), then the numbers by `<` (or `>`), so the sort itself compares as a hand loop does.
 template <class T>
-bool sorts_before(const T& a, const T& b, bool ascending) {
+void sort_run(T* begin, T* end, bool ascending) {
+  T* numbers_end = end;
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a)) {
-      return false;
-    }
-    if (std::isnan(b)) {
-      return true;
-    }
+    numbers_end = std::partition(begin, end, [](const T& x) { return !std::isnan(x); });
   }
-  return ascending ? a < b : b < a;
+  if (ascending) {
+    std::sort(begin, numbers_end);
+  } else {
+    std::sort(begin, numbers_end, std::greater<>{});
+  }
 }
 
-/// Calls `f(begin, count)` for every run along the last axis of every piece (each row of a
-/// `n * var` tensor; each list of a `n * var * var` one), in parallel over pieces.
-template <class T, class F>
-void for_each_last_axis_run(const JaggedTensor<T>& t, F f) {
-  t.for_each_piece(par, [&](index_t p, const Tensor<const T>& piece) {
-    if (piece.size() == 0) {
-      return;
-    }
-    const index_t begin = t.piece_offsets()[static_cast<std::size_t>(p)];
-    const index_t last = piece.shape().back();
-    for (index_t k = 0; k < piece.size(); k += last) {
-      f(begin + k, last);
-    }
-  });
+/// The positions that sort a run, stably: those of the numbers by value, then those of NaN.
+template <class T>
+void argsort_run(const T* values, index_t* begin, index_t* end, bool ascending) {
+  std::iota(begin, end, index_t{0});
+  index_t* numbers_end = end;
+  if constexpr (std::is_floating_point_v<T>) {
+    numbers_end =
+        std::stable_partition(begin, end, [values](index_t i) { return !std::isnan(values[i]); });
+  }
+  if (ascending) {
+    std::stable_sort(begin, numbers_end,
+                     [values](index_t i, index_t j) { return values[i] < values[j]; });
+  } else {
+    std::stable_sort(begin, numbers_end,
+                     [values](index_t i, index_t j) { return values[j] < values[i]; });
+  }
 }
 
 }  // namespace detail
@@ -584,7 +622,7 @@ template <class T, class... U>
 JaggedTensor<std::tuple<T, U...>> zip(const JaggedTensor<T>& first,
                                       const JaggedTensor<U>&... rest) {
   (detail::check_same_rows("zip", first.shape(), rest.shape()), ...);
-  JaggedTensor<std::tuple<T, U...>> out(first.shape());
+  auto out = JaggedTensor<std::tuple<T, U...>>::for_overwrite(first.shape());
   std::tuple<T, U...>* const o = out.values().data();
   const auto pointers = std::make_tuple(first.values().data(), rest.values().data()...);
   detail::write_rows(first.shape(), [&](index_t r, index_t k) {
@@ -610,18 +648,10 @@ std::pair<JaggedTensor<T>, JaggedTensor<U>> cartesian(const JaggedTensor<T>& a,
   detail::check_same_outer("cartesian", a, b);
   const Jagged shape =
       detail::cartesian_shape("cartesian", a.shape().outer_extents(), a.offsets(), b.offsets());
-  std::pair<JaggedTensor<T>, JaggedTensor<U>> out{JaggedTensor<T>(shape), JaggedTensor<U>(shape)};
-  T* const x = out.first.values().data();
-  U* const y = out.second.values().data();
-  const T* const av = a.values().data();
-  const U* const bv = b.values().data();
-  const std::span<const index_t> ao = a.offsets();
-  const std::span<const index_t> bo = b.offsets();
-  detail::for_each_pair(shape, ao, bo, [&](index_t r, index_t i, index_t j, index_t k) {
-    const auto u = static_cast<std::size_t>(r);
-    x[k] = av[ao[u] + i];
-    y[k] = bv[bo[u] + j];
-  });
+  std::pair<JaggedTensor<T>, JaggedTensor<U>> out{JaggedTensor<T>::for_overwrite(shape),
+                                                  JaggedTensor<U>::for_overwrite(shape)};
+  detail::write_pairs<false>(shape, a.offsets(), b.offsets(), a.values().data(), b.values().data(),
+                             out.first.values().data(), out.second.values().data());
   return out;
 }
 
@@ -637,15 +667,11 @@ std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> argcartesian(const Jagge
   detail::check_same_outer("argcartesian", a, b);
   const Jagged shape =
       detail::cartesian_shape("argcartesian", a.shape().outer_extents(), a.offsets(), b.offsets());
-  std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> out{JaggedTensor<index_t>(shape),
-                                                              JaggedTensor<index_t>(shape)};
-  index_t* const x = out.first.values().data();
-  index_t* const y = out.second.values().data();
-  detail::for_each_pair(shape, a.offsets(), b.offsets(),
-                        [&](index_t /*r*/, index_t i, index_t j, index_t k) {
-                          x[k] = i;
-                          y[k] = j;
-                        });
+  std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> out{
+      JaggedTensor<index_t>::for_overwrite(shape), JaggedTensor<index_t>::for_overwrite(shape)};
+  detail::write_pairs<true, index_t, index_t>(shape, a.offsets(), b.offsets(), nullptr, nullptr,
+                                              out.first.values().data(),
+                                              out.second.values().data());
   return out;
 }
 
@@ -665,22 +691,14 @@ std::array<JaggedTensor<T>, N> combinations(const JaggedTensor<T>& t, bool repla
   const Jagged shape = detail::combinations_shape<N>("combinations", t.shape().outer_extents(),
                                                      t.offsets(), replacement);
   auto out = [&]<std::size_t... M>(std::index_sequence<M...>) {
-    return std::array<JaggedTensor<T>, N>{((void)M, JaggedTensor<T>(shape))...};
+    return std::array<JaggedTensor<T>, N>{((void)M, JaggedTensor<T>::for_overwrite(shape))...};
   }
   (std::make_index_sequence<N>{});
   std::array<T*, N> o{};
   for (std::size_t m = 0; m < N; ++m) {
     o[m] = out[m].values().data();
   }
-  const T* const in = t.values().data();
-  const std::span<const index_t> starts = t.offsets();
-  detail::for_each_combination<N>(shape, starts, replacement,
-                                  [&](index_t r, const std::array<index_t, N>& idx, index_t k) {
-                                    const T* const row = in + starts[static_cast<std::size_t>(r)];
-                                    for (std::size_t m = 0; m < N; ++m) {
-                                      o[m][k] = row[idx[m]];
-                                    }
-                                  });
+  detail::write_combinations<N, false>(shape, t.offsets(), replacement, t.values().data(), o);
   return out;
 }
 
@@ -699,19 +717,15 @@ std::array<JaggedTensor<index_t>, N> argcombinations(const JaggedTensor<T>& t,
   const Jagged shape = detail::combinations_shape<N>("argcombinations", t.shape().outer_extents(),
                                                      t.offsets(), replacement);
   auto out = [&]<std::size_t... M>(std::index_sequence<M...>) {
-    return std::array<JaggedTensor<index_t>, N>{((void)M, JaggedTensor<index_t>(shape))...};
+    return std::array<JaggedTensor<index_t>, N>{
+        ((void)M, JaggedTensor<index_t>::for_overwrite(shape))...};
   }
   (std::make_index_sequence<N>{});
   std::array<index_t*, N> o{};
   for (std::size_t m = 0; m < N; ++m) {
     o[m] = out[m].values().data();
   }
-  detail::for_each_combination<N>(shape, t.offsets(), replacement,
-                                  [&](index_t /*r*/, const std::array<index_t, N>& idx, index_t k) {
-                                    for (std::size_t m = 0; m < N; ++m) {
-                                      o[m][k] = idx[m];
-                                    }
-                                  });
+  detail::write_combinations<N, true>(shape, t.offsets(), replacement, t.values().data(), o);
   return out;
 }
 
@@ -724,12 +738,12 @@ std::array<JaggedTensor<index_t>, N> argcombinations(const JaggedTensor<T>& t,
 template <class T>
 requires std::totally_ordered<T> JaggedTensor<T> sort(const JaggedTensor<T>& t,
                                                       bool ascending = true) {
-  JaggedTensor<T> out = t.copy();
+  auto out = JaggedTensor<T>::for_overwrite(t.shape());
   T* const o = out.values().data();
+  const T* const in = t.values().data();
   detail::for_each_last_axis_run(out, [&](index_t begin, index_t count) {
-    std::sort(o + begin, o + begin + count, [ascending](const T& x, const T& y) {
-      return detail::sorts_before(x, y, ascending);
-    });
+    std::copy_n(in + begin, count, o + begin);  // each run copied, then sorted in cache
+    detail::sort_run(o + begin, o + begin + count, ascending);
   });
   return out;
 }
@@ -743,16 +757,11 @@ requires std::totally_ordered<T> JaggedTensor<T> sort(const JaggedTensor<T>& t,
 template <class T>
 requires std::totally_ordered<T> JaggedTensor<index_t> argsort(const JaggedTensor<T>& t,
                                                                bool ascending = true) {
-  JaggedTensor<index_t> out(t.shape());
+  auto out = JaggedTensor<index_t>::for_overwrite(t.shape());
   index_t* const o = out.values().data();
   const T* const in = t.values().data();
   detail::for_each_last_axis_run(out, [&](index_t begin, index_t count) {
-    index_t* const run = o + begin;
-    const T* const values = in + begin;
-    std::iota(run, run + count, index_t{0});
-    std::stable_sort(run, run + count, [&](index_t x, index_t y) {
-      return detail::sorts_before(values[x], values[y], ascending);
-    });
+    detail::argsort_run(in + begin, o + begin, o + begin + count, ascending);
   });
   return out;
 }

@@ -263,6 +263,16 @@ class JaggedTensor {
   /// @param shape the shape
   /// @return the tensor
   static JaggedTensor empty(Jagged shape) { return JaggedTensor(std::move(shape)); }
+  /// A tensor whose values the caller writes, every one, before reading any (as
+  /// DenseBuffer::for_overwrite, `std::make_unique_for_overwrite`): arithmetic values start
+  /// indeterminate, which saves the pass that zeroes them. The operations that build a new
+  /// tensor value by value (take_each, concat, cartesian, sort, ...) start from it.
+  /// @param shape the shape
+  /// @return the tensor
+  static JaggedTensor for_overwrite(Jagged shape) {
+    const index_t size = shape.size();
+    return JaggedTensor(std::move(shape), AnyBuffer<T>(DenseBuffer<T>::for_overwrite(size)));
+  }
   /// Every element @p value (NumPy's `full`).
   /// @param shape the shape
   /// @param value the value
@@ -501,9 +511,9 @@ class JaggedTensor {
   /// A copy with its own storage (a slice of rows becomes a tensor of its own).
   /// @return the copy
   [[nodiscard]] JaggedTensor copy() const {
-    const T* first = first_value();
-    return JaggedTensor(shape_,
-                        AnyBuffer<T>(DenseBuffer<T>(std::vector<T>(first, first + size()))));
+    JaggedTensor out = for_overwrite(shape_);
+    std::copy_n(first_value(), size(), out.first_value());
+    return out;
   }
   /// Writes another tensor's values into this one's (same shape).
   /// @param other the values

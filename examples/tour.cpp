@@ -660,6 +660,14 @@ void jagged() {
   std::cout << "combinations<2>: sums of pairs " << JaggedTensor<float>(first + second)
             << "; rows of one length as a dense view: "
             << strata::to_regular(scores.rows(3, 4)).shape()[1] << " column(s)\n";
+  // Every ordered pair per row, the values as one view, records per element, sort positions.
+  const auto [left, right] = strata::cartesian(scores.rows(0, 2), more.rows(0, 2));
+  const auto records = strata::zip(scores, strata::local_index(scores));
+  std::cout << "cartesian: " << left << " with " << right
+            << "; flatten: " << strata::flatten(scores).size()
+            << " values; zip: row 4 element 1 is (" << std::get<0>(records.row(4)[1]) << ", "
+            << std::get<1>(records.row(4)[1])
+            << "); argsort descending: " << strata::argsort(scores, false) << "\n";
   // Along the outer axis (awkward's axis=0): element k of every row that has one.
   std::cout << "along axis 0: sum " << strata::sum(scores, 0) << ", count "
             << strata::count(scores, 0) << ", argmax (the row) " << strata::argmax(scores, 0)

@@ -480,6 +480,14 @@ TEST_CASE("joining and reshaping reject bad input, naming it", "[select][jagged]
         (void)strata::unflatten(one, std::vector<int>{4, -1});
       },
       "unflatten", "length -1");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::unflatten(one, Tensor<int>{{1, 2}});
+      },
+      "unflatten", "[1 2]");
+  check_error<strata::ShapeError>(
+      [&] { (void)strata::unflatten(one, JaggedTensor<int>(std::vector<std::vector<int>>{{3}})); },
+      "unflatten", "outer extents");
   const JaggedTensor<int> wrong(std::vector<std::vector<int>>{{3}, {}, {1}});
   check_error<strata::ShapeError>([&] { (void)strata::unflatten(one, wrong); }, "unflatten",
                                   "row 2");

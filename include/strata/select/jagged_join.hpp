@@ -540,6 +540,8 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const JaggedTensor<I>& count
   return t.reshape(Jagged(t.shape().outer_extents(), std::move(rows)));
 }
 
+namespace detail {
+
 /// The shape of to_regular(t): the outer extents, then the rows' common extents.
 /// @param t a jagged tensor with smooth rows
 /// @return the extents
@@ -549,8 +551,7 @@ template <class T>
 Index regular_shape(const JaggedTensor<T>& t) {
   const Jagged& shape = t.shape();
   if (!shape.smooth_rows()) {
-    detail::fail<ShapeError>("to_regular", "the rows of ", shape.to_string(),
-                             " are themselves jagged");
+    fail<ShapeError>("to_regular", "the rows of ", shape.to_string(), " are themselves jagged");
   }
   Index out(shape.outer_extents().begin(), shape.outer_extents().end());
   if (shape.n_rows() == 0) {
@@ -560,14 +561,16 @@ Index regular_shape(const JaggedTensor<T>& t) {
   const std::span<const index_t> row0 = t.piece_extents(0);
   for (index_t r = 1; r < shape.n_rows(); ++r) {
     if (!std::ranges::equal(t.piece_extents(r), row0)) {
-      detail::fail<ShapeError>("to_regular", "row ", t.first_row() + r, " has extents ",
-                               to_string(t.piece_extents(r)), " but row ", t.first_row(), " has ",
-                               to_string(row0));
+      fail<ShapeError>("to_regular", "row ", t.first_row() + r, " has extents ",
+                       to_string(t.piece_extents(r)), " but row ", t.first_row(), " has ",
+                       to_string(row0));
     }
   }
   out.insert(out.end(), row0.begin(), row0.end());
   return out;
 }
+
+}  // namespace detail
 
 /// The values as a dense tensor when every row has the same extents (awkward's
 /// `ak.to_regular`): outer extents followed by the rows' extents, a view (no copy).
@@ -576,7 +579,7 @@ Index regular_shape(const JaggedTensor<T>& t) {
 /// @throws ShapeError naming the first row whose extents differ
 template <class T>
 Tensor<T> to_regular(JaggedTensor<T>& t) {
-  const Index shape = regular_shape(t);
+  const Index shape = detail::regular_shape(t);
   return t.values().reshape(shape);
 }
 /// to_regular() of a const tensor: a read-only view.
@@ -585,7 +588,7 @@ Tensor<T> to_regular(JaggedTensor<T>& t) {
 /// @throws ShapeError naming the first row whose extents differ
 template <class T>
 Tensor<const T> to_regular(const JaggedTensor<T>& t) {
-  const Index shape = regular_shape(t);
+  const Index shape = detail::regular_shape(t);
   return t.values().reshape(shape);
 }
 

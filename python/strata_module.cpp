@@ -1,5 +1,8 @@
 // The Python module `strata` (pybind11): strata's tensors seen from Python, sharing memory with
 // NumPy and any DLPack producer or consumer. A consumer of the public C++ API only.
+#include "lazy.hpp"
+#include "module.hpp"
+
 #include <strata/interop/dlpack.hpp>
 #include <strata/strata.hpp>
 
@@ -17,38 +20,9 @@
 #include <vector>
 
 namespace py = pybind11;
-using strata::Index;
-using strata::index_t;
-using strata::Tensor;
+using namespace strata_python;  // NOLINT(google-build-using-namespace): the module's own sources
 
 namespace {
-
-/// A strata tensor of one of the element types the module offers.
-using AnyTensor = std::variant<Tensor<double>, Tensor<float>, Tensor<std::int64_t>,
-                               Tensor<std::int32_t>, Tensor<bool>>;
-
-/// strata.Tensor: a tensor, or a read-only one (memory imported read-only).
-struct PyTensor {
-  AnyTensor tensor;
-  bool read_only = false;
-};
-
-template <class T>
-constexpr const char* dtype_name() {
-  return strata::detail::dtype_name<T>().data();
-}
-
-template <class T>
-PyTensor wrap(Tensor<T> t, bool read_only = false) {
-  using V = std::remove_const_t<T>;
-  if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float> ||
-                std::is_same_v<V, std::int64_t> || std::is_same_v<V, std::int32_t> ||
-                std::is_same_v<V, bool>) {
-    return {AnyTensor(std::move(t)), read_only};
-  } else {
-    return {AnyTensor(Tensor<double>(strata::astype<double>(t)))};  // other types: as float64
-  }
-}
 
 // ---- memory imported from Python objects through the buffer protocol --------------------------
 
@@ -191,73 +165,11 @@ std::vector<strata::Selector> selectors(const py::object& key, int rank) {
   return out;
 }
 
-template <class F>
-decltype(auto) visit(const PyTensor& t, F&& f) {
-  return std::visit(std::forward<F>(f), t.tensor);
-}
-
 void require_writable(const PyTensor& t, const char* operation) {
   if (t.read_only) {
     throw py::value_error(std::string(operation) + ": the tensor is read-only (imported from "
                                                    "read-only memory)");
   }
-}
-
-template <class Op>
-PyTensor binary_tensor(const PyTensor& a, const py::object& b, Op op, bool reflected);
-
-/// The element type of a binary operation's result: strata's rule for same-typed tensors, and a
-/// Python number takes the tensor's type (float with an integer tensor: float64).
-template <class Op>
-py::object binary(const PyTensor& a, const py::object& b, Op op, bool reflected) {
-  if (!py::isinstance<PyTensor>(b) && !py::isinstance<py::float_>(b) &&
-      (!py::isinstance<py::int_>(b) || py::isinstance<py::bool_>(b))) {
-    return py::reinterpret_borrow<py::object>(Py_NotImplemented);  // Python tries the other side
-  }
-  return py::cast(binary_tensor(a, b, op, reflected));
-}
-
-template <class Op>
-PyTensor binary_tensor(const PyTensor& a, const py::object& b, Op op, bool reflected) {
-  if (py::isinstance<PyTensor>(b)) {
-    const PyTensor& c = b.cast<const PyTensor&>();
-    return std::visit(
-        [&](const auto& x, const auto& y) -> PyTensor {
-          using X = typename std::decay_t<decltype(x)>::value_type;
-          using Y = typename std::decay_t<decltype(y)>::value_type;
-          if constexpr (std::is_same_v<X, Y> && !std::is_same_v<X, bool>) {
-            return reflected ? wrap(Tensor<X>(op(y, x))) : wrap(Tensor<X>(op(x, y)));
-          } else if constexpr (!std::is_same_v<X, bool> && !std::is_same_v<Y, bool>) {
-            // Mixed types: both as float64 (NumPy would pick the common type; documented).
-            const Tensor<double> dx = strata::astype<double>(x);
-            const Tensor<double> dy = strata::astype<double>(y);
-            return reflected ? wrap(Tensor<double>(op(dy, dx))) : wrap(Tensor<double>(op(dx, dy)));
-          } else {
-            throw py::type_error("arithmetic on bool tensors: convert them first (astype)");
-          }
-        },
-        a.tensor, c.tensor);
-  }
-  if (py::isinstance<py::float_>(b) || py::isinstance<py::int_>(b)) {
-    return visit(a, [&](const auto& x) -> PyTensor {
-      using X = typename std::decay_t<decltype(x)>::value_type;
-      if constexpr (std::is_same_v<X, bool>) {
-        throw py::type_error("arithmetic on bool tensors: convert them first (astype)");
-      } else if constexpr (std::is_integral_v<X>) {
-        if (py::isinstance<py::float_>(b)) {
-          const Tensor<double> dx = strata::astype<double>(x);
-          const double v = b.cast<double>();
-          return reflected ? wrap(Tensor<double>(op(v, dx))) : wrap(Tensor<double>(op(dx, v)));
-        }
-        const X v = b.cast<X>();
-        return reflected ? wrap(Tensor<X>(op(v, x))) : wrap(Tensor<X>(op(x, v)));
-      } else {
-        const X v = b.cast<X>();
-        return reflected ? wrap(Tensor<X>(op(v, x))) : wrap(Tensor<X>(op(x, v)));
-      }
-    });
-  }
-  throw py::type_error("unsupported operand");  // binary() returns NotImplemented before
 }
 
 py::object reduce(const PyTensor& t, const py::object& axis, const char* which) {
@@ -275,6 +187,84 @@ py::object reduce(const PyTensor& t, const py::object& axis, const char* which) 
     if (w == "max") return py::cast(wrap(strata::max(x, a)));
     return py::cast(wrap(strata::mean(x, a)));
   });
+}
+
+
+/// The node of an operand: a strata.Expr, a strata.Tensor, a Python number or any object with
+/// the buffer protocol (a NumPy array, read in place); null for anything else.
+NodePtr as_node(const py::handle& x) {
+  if (py::isinstance<PyExpr>(x)) return x.cast<const PyExpr&>().node;
+  if (py::isinstance<PyTensor>(x)) return leaf(x.cast<PyTensor>());
+  if (py::isinstance<py::bool_>(x) || py::isinstance<py::int_>(x) || py::isinstance<py::float_>(x)) {
+    return number(x);
+  }
+  if (PyObject_CheckBuffer(x.ptr()) != 0) return leaf(asarray(py::reinterpret_borrow<py::object>(x)));
+  return nullptr;
+}
+
+NodePtr operand(const py::handle& x, const char* operation) {
+  NodePtr n = as_node(x);
+  if (!n) {
+    throw py::type_error(std::string(operation) + ": expected a strata.Tensor or Expr, a number or an "
+                         "array, not " + py::str(py::type::of(x)).cast<std::string>());
+  }
+  return n;
+}
+
+DType dtype_argument(const py::object& dtype, const char* operation) {
+  if (py::isinstance<py::str>(dtype)) return parse_dtype(dtype.cast<std::string>(), operation);
+  // a NumPy dtype or type (np.float32): its name
+  return parse_dtype(py::module_::import("numpy").attr("dtype")(dtype).attr("name").cast<std::string>(),
+                     operation);
+}
+
+/// The operators and methods strata.Tensor and strata.Expr share: each builds an expression.
+template <class Class>
+void def_expression_operators(Class& cls) {
+  const auto binary_method = [&cls](const char* name, Op op, bool reflected, const char* symbol) {
+    cls.def(name, [op, reflected, symbol](const py::object& self, const py::object& other) -> py::object {
+      const NodePtr b = as_node(other);
+      if (!b) return py::reinterpret_borrow<py::object>(Py_NotImplemented);  // Python asks other
+      const NodePtr a = as_node(self);
+      return py::cast(PyExpr{reflected ? binary(op, b, a, symbol) : binary(op, a, b, symbol)});
+    });
+  };
+  binary_method("__add__", Op::add, false, "a + b");
+  binary_method("__radd__", Op::add, true, "a + b");
+  binary_method("__sub__", Op::sub, false, "a - b");
+  binary_method("__rsub__", Op::sub, true, "a - b");
+  binary_method("__mul__", Op::mul, false, "a * b");
+  binary_method("__rmul__", Op::mul, true, "a * b");
+  binary_method("__truediv__", Op::div, false, "a / b");
+  binary_method("__rtruediv__", Op::div, true, "a / b");
+  binary_method("__pow__", Op::pow, false, "a ** b");
+  binary_method("__rpow__", Op::pow, true, "a ** b");
+  binary_method("__lt__", Op::lt, false, "a < b");
+  binary_method("__le__", Op::le, false, "a <= b");
+  binary_method("__gt__", Op::gt, false, "a > b");
+  binary_method("__ge__", Op::ge, false, "a >= b");
+  binary_method("__eq__", Op::eq, false, "a == b");
+  binary_method("__ne__", Op::ne, false, "a != b");
+  cls.def("__neg__", [](const py::object& self) { return PyExpr{unary(Op::neg, as_node(self), "-")}; });
+  cls.def("__pos__", [](const py::object& self) { return PyExpr{as_node(self)}; });
+  cls.def("__abs__", [](const py::object& self) { return PyExpr{unary(Op::abs, as_node(self), "abs")}; });
+  cls.def("astype", [](const py::object& self, const py::object& dtype) {
+    return PyExpr{cast(as_node(self), dtype_argument(dtype, "astype"))};
+  }, py::arg("dtype"), "the elements converted to dtype, lazily (NumPy's unsafe casting)");
+  cls.def("__bool__", [](const py::object& self) {
+    const PyTensor t = evaluate(as_node(self));
+    return visit(t, [](const auto& x) -> bool {
+      if (x.size() != 1) {
+        throw py::value_error("the truth value of a tensor with " + std::to_string(x.size()) +
+                              " elements is ambiguous: use strata.all / any, or reduce it first");
+      }
+      return static_cast<bool>(x.at(strata::Index(static_cast<std::size_t>(x.rank()), 0)));
+    });
+  });
+  // NumPy's operators and ufuncs hand a strata operand back to strata's reflected operators
+  // (ndarray + tensor is an expression); np.sqrt(t) and other ufuncs are refused: strata.sqrt.
+  cls.attr("__array_ufunc__") = py::none();
+  cls.attr("__hash__") = py::none();
 }
 
 }  // namespace
@@ -299,9 +289,10 @@ PYBIND11_MODULE(strata, m) {
     }
   });
 
-  py::class_<PyTensor>(m, "Tensor", py::buffer_protocol(),
-                       "A strata tensor or view: NumPy sees its memory without a copy "
-                       "(np.asarray), as does any DLPack consumer")
+  py::class_<PyTensor> tensor_class(m, "Tensor", py::buffer_protocol(),
+                                    "A strata tensor or view: NumPy sees its memory without a copy "
+                                    "(np.asarray), as does any DLPack consumer");
+  tensor_class
       .def_buffer([](PyTensor& t) -> py::buffer_info {
         return visit(t, [&](auto& x) -> py::buffer_info {
           using T = typename std::decay_t<decltype(x)>::value_type;
@@ -360,27 +351,19 @@ PYBIND11_MODULE(strata, m) {
       })
       .def("__setitem__", [](PyTensor& t, const py::object& key, const py::object& value) {
         require_writable(t, "__setitem__");
-        std::visit([&](auto& x) {
-          using T = typename std::decay_t<decltype(x)>::value_type;
+        const NodePtr e = as_node(value);
+        if (!e) {
+          throw py::type_error("__setitem__: cannot assign a " +
+                               py::str(py::type::of(value)).cast<std::string>() +
+                               " (a number, a strata.Tensor or Expr, or an array)");
+        }
+        PyTensor view = visit(t, [&](const auto& x) {
           const auto sel = selectors(key, x.rank());
-          auto v = x.select(std::span<const strata::Selector>(sel));
-          if (py::isinstance<py::float_>(value) || py::isinstance<py::int_>(value) ||
-              py::isinstance<py::bool_>(value)) {
-            v.fill(value.cast<T>());
-            return;
-          }
-          const PyTensor src = asarray(value);
-          std::visit([&](const auto& s) {
-            using S = typename std::decay_t<decltype(s)>::value_type;
-            if constexpr (std::is_same_v<S, T>) {
-              v.assign(s.shape() == v.shape() ? s : Tensor(s).broadcast(v.shape()));
-            } else {
-              throw py::type_error(std::string("cannot assign ") + dtype_name<S>() + " to a " +
-                                   dtype_name<T>() + " tensor (convert it first)");
-            }
-          }, src.tensor);
-        }, t.tensor);
-      })
+          return wrap(Tensor(x).select(std::span<const strata::Selector>(sel)));
+        });
+        evaluate_into(e, view);
+      }, "out[key] = value: a number, a tensor or an expression, evaluated in one pass into the "
+         "view (broadcast, converted to out's type)")
       .def("copy", [](const PyTensor& t) { return visit(t, [](const auto& x) { return wrap(x.copy()); }); })
       .def("transpose", [](const PyTensor& t, const py::args& axes) {
         return visit(t, [&](const auto& x) {
@@ -406,14 +389,6 @@ PYBIND11_MODULE(strata, m) {
       .def("min", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "min"); }, py::arg("axis") = py::none())
       .def("max", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "max"); }, py::arg("axis") = py::none())
       .def("mean", [](const PyTensor& t, const py::object& axis) { return reduce(t, axis, "mean"); }, py::arg("axis") = py::none())
-      .def("__add__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::plus<>{}, false); })
-      .def("__radd__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::plus<>{}, true); })
-      .def("__sub__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::minus<>{}, false); })
-      .def("__rsub__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::minus<>{}, true); })
-      .def("__mul__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::multiplies<>{}, false); })
-      .def("__rmul__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::multiplies<>{}, true); })
-      .def("__truediv__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::divides<>{}, false); })
-      .def("__rtruediv__", [](const PyTensor& a, const py::object& b) { return binary(a, b, std::divides<>{}, true); })
       .def("__dlpack__", [](const PyTensor& t, const py::object& /*stream*/) { return to_capsule(t); },
            py::arg("stream") = py::none())
       .def("__dlpack_device__", [](const PyTensor&) { return py::make_tuple(1, 0); })
@@ -433,6 +408,72 @@ PYBIND11_MODULE(strata, m) {
         });
         return s.str();
       });
+  def_expression_operators(tensor_class);
+
+  // strata.Expr: what the operators return. Evaluated in one pass by `out[...] = e` or eval();
+  // anything that needs its values (NumPy, printing, indexing, reductions) evaluates it first.
+  py::class_<PyExpr> expr_class(m, "Expr",
+                                "A lazy expression of tensors and numbers (u + 0.1 * v): nothing is "
+                                "computed until out[...] = e or e.eval(), which run the whole "
+                                "expression in one pass; operands are read then, not before");
+  const auto evaluated = [](const PyExpr& e) { return py::cast(evaluate(e.node)); };
+  const auto forward = [evaluated](const char* name) {
+    return [evaluated, name](const PyExpr& e, const py::args& args, const py::kwargs& kwargs) {
+      return evaluated(e).attr(name)(*args, **kwargs);
+    };
+  };
+  expr_class
+      .def_property_readonly("shape", [](const PyExpr& e) {
+        return py::tuple(py::cast(std::vector<index_t>(e.node->shape.begin(), e.node->shape.end())));
+      })
+      .def_property_readonly("dtype", [](const PyExpr& e) { return std::string(dtype_name(e.node->dtype)); })
+      .def_property_readonly("ndim", [](const PyExpr& e) { return e.node->shape.size(); })
+      .def_property_readonly("size", [](const PyExpr& e) {
+        index_t n = 1;
+        for (const index_t x : e.node->shape) n *= x;
+        return n;
+      })
+      .def("eval", [](const PyExpr& e) { return evaluate(e.node); },
+           "the value, in a new row-major strata.Tensor (one pass over the result)")
+      .def("copy", [](const PyExpr& e) { return evaluate(e.node); }, "the same as eval()")
+      .def("__len__", [](const PyExpr& e) -> index_t {
+        if (e.node->shape.empty()) throw py::type_error("len() of a 0-d expression");
+        return e.node->shape[0];
+      })
+      .def("__array__", forward("__array__"))
+      .def("__getitem__", forward("__getitem__"))
+      .def("sum", forward("sum"))
+      .def("min", forward("min"))
+      .def("max", forward("max"))
+      .def("mean", forward("mean"))
+      .def("__str__", [evaluated](const PyExpr& e) { return py::str(evaluated(e)); })
+      .def("__repr__", [](const PyExpr& e) {
+        std::ostringstream s;
+        visit(evaluate(e.node), [&](const auto& x) {
+          s << "strata.Expr(" << x << ", dtype=" << dtype_name(e.node->dtype) << ")";
+        });
+        return s.str();
+      });
+  def_expression_operators(expr_class);
+
+  const auto def_unary = [&m](const char* name, Op op, const char* doc) {
+    m.def(name, [op, qualified = "strata." + std::string(name)](const py::object& x) {
+      return PyExpr{unary(op, operand(x, qualified.c_str()), qualified.c_str())};
+    }, py::arg("x"), doc);
+  };
+  def_unary("sqrt", Op::sqrt, "the square root of each element, lazily (integers as float64)");
+  def_unary("exp", Op::exp, "e to the power of each element, lazily (integers as float64)");
+  def_unary("log", Op::log, "the natural logarithm of each element, lazily (integers as float64)");
+  def_unary("sin", Op::sin, "the sine of each element, lazily (integers as float64)");
+  def_unary("cos", Op::cos, "the cosine of each element, lazily (integers as float64)");
+  def_unary("tanh", Op::tanh, "the hyperbolic tangent of each element, lazily (integers as float64)");
+  def_unary("abs", Op::abs, "the absolute value of each element, lazily (the same type)");
+  m.def("where", [](const py::object& c, const py::object& a, const py::object& b) {
+    return PyExpr{where(operand(c, "strata.where"), operand(a, "strata.where"), operand(b, "strata.where"))};
+  }, py::arg("condition"), py::arg("x"), py::arg("y"),
+     "x where condition is true, else y (np.where), lazily; the three broadcast together");
+  m.def("evaluate", [](const py::object& e) { return evaluate(operand(e, "strata.evaluate")); },
+        py::arg("e"), "the value of an expression (or a copy of a tensor) in a new strata.Tensor");
 
   m.def("asarray", &asarray, py::arg("obj"),
         "A strata.Tensor over the memory of a NumPy array (any object with the buffer protocol), "

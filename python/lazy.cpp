@@ -134,6 +134,7 @@ DType dtype_of(const PyTensor& t) {
 }
 
 DType parse_dtype(const std::string& name, const char* operation) {
+  if (name == "bool_") return DType::boolean;
   for (const DType t :
        {DType::float64, DType::float32, DType::int64, DType::int32, DType::boolean}) {
     if (name == dtype_name(t))

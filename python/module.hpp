@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -46,6 +47,15 @@ PyTensor wrap(Tensor<T> t, bool read_only = false) {
     return {AnyTensor(Tensor<double>(strata::astype<double>(t)))};  // other types: as float64
   }
 }
+
+/// strata.SVG: a picture from strata::draw (Jupyter shows it through _repr_svg_).
+struct PySvg {
+  std::string text;  ///< the SVG document
+};
+
+/// strata.asarray(obj): the memory of any object with the buffer protocol (a NumPy array), no
+/// copy (python/strata_module.cpp).
+PyTensor asarray(const py::object& obj);
 
 /// Calls @p f with the tensor inside @p t.
 template <class F>

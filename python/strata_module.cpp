@@ -1,6 +1,8 @@
 // The Python module `strata` (pybind11): strata's tensors seen from Python, sharing memory with
 // NumPy and any DLPack producer or consumer. A consumer of the public C++ API only.
+#include "jagged.hpp"
 #include "lazy.hpp"
+#include "shapes.hpp"
 #include "module.hpp"
 
 #include <strata/interop/dlpack.hpp>
@@ -58,8 +60,9 @@ PyTensor from_buffer_info(const py::buffer_info& info, py::object owner) {
               info.readonly);
 }
 
-/// strata.asarray(obj): the memory of any object with the buffer protocol (a NumPy array), no copy.
-PyTensor asarray(const py::object& obj) {
+}  // namespace
+
+PyTensor strata_python::asarray(const py::object& obj) {
   if (py::isinstance<PyTensor>(obj)) {
     return obj.cast<PyTensor>();
   }
@@ -72,9 +75,13 @@ PyTensor asarray(const py::object& obj) {
   if ((code == 'l' || code == 'q') && info.itemsize == 8) return from_buffer_info<std::int64_t>(info, obj);
   if (code == 'i' && info.itemsize == 4) return from_buffer_info<std::int32_t>(info, obj);
   if (code == '?' && info.itemsize == 1) return from_buffer_info<bool>(info, obj);
-  throw py::type_error("strata.asarray: element type '" + f + "' (" + std::to_string(info.itemsize) +
-                       " bytes) is not one of float64, float32, int64, int32, bool");
+  const std::string name = py::hasattr(obj, "dtype") ? py::str(obj.attr("dtype")).cast<std::string>()
+                                                    : "'" + f + "' (" + std::to_string(info.itemsize) + " bytes)";
+  throw py::type_error("strata.asarray: element type " + name +
+                       " is not one of float64, float32, int64, int32, bool");
 }
+
+namespace {
 
 // ---- DLPack ----------------------------------------------------------------------------------
 
@@ -475,7 +482,10 @@ PYBIND11_MODULE(strata, m) {
   m.def("evaluate", [](const py::object& e) { return evaluate(operand(e, "strata.evaluate")); },
         py::arg("e"), "the value of an expression (or a copy of a tensor) in a new strata.Tensor");
 
-  m.def("asarray", &asarray, py::arg("obj"),
+  def_jagged(m);
+  def_shapes(m, tensor_class);
+
+  m.def("asarray", &strata_python::asarray, py::arg("obj"),
         "A strata.Tensor over the memory of a NumPy array (any object with the buffer protocol), "
         "no copy: strides kept, negative ones too; a read-only array gives a read-only tensor");
   m.def("from_dlpack", &from_dlpack, py::arg("obj"),

@@ -1,0 +1,160 @@
+"""strata.JaggedTensor, sparse and tiled tensors and strata.draw from Python, against NumPy."""
+import gc
+
+import numpy as np
+import pytest
+
+import strata
+
+
+def random_rows(rng, n, longest=6):
+    return [rng.standard_normal(int(rng.integers(0, longest + 1))).round(2) for _ in range(n)]
+
+
+def test_jagged_from_lists_shares_values_and_offsets_with_numpy():
+    j = strata.JaggedTensor([[1.5, 2, 3], [], [4, 5]])
+    assert len(j) == 3 and j.dtype == "float64" and j.type == "3 * var * float64" and j.size == 5
+    np.testing.assert_array_equal(j.values, [1.5, 2, 3, 4, 5])
+    np.testing.assert_array_equal(j.offsets, [0, 3, 3, 5])
+    assert j.offsets.dtype == np.int64 and not j.offsets.flags.writeable
+    assert not j.values.flags.owndata  # strata's memory
+    assert np.shares_memory(j.values, np.asarray(j[2]))  # a row is a view of the same values
+    j.values[0] = 10  # writes go through
+    j[2][1] = 50
+    assert j.to_list() == [[10.0, 2.0, 3.0], [], [4.0, 50.0]]
+    assert str(j) == "[[10, 2, 3], [], [4, 50]]"
+    assert repr(j) == "strata.JaggedTensor([[10, 2, 3], [], [4, 50]], dtype=float64)"
+    values = j.values
+    del j
+    gc.collect()
+    np.testing.assert_array_equal(values, [10, 2, 3, 4, 50])  # the array keeps strata's memory
+    assert strata.JaggedTensor([[1, 2], [3]]).dtype == "int64"
+    assert strata.JaggedTensor([[True], []]).dtype == "bool"
+    assert strata.JaggedTensor([[1, 2]], dtype="float32").dtype == "float32"
+    assert strata.JaggedTensor([]).type == "0 * var * float64"
+
+
+def test_jagged_from_offsets_reads_a_list_offset_array():
+    values = np.arange(10)
+    j = strata.JaggedTensor.from_offsets(values, np.array([2, 4, 4, 9], dtype=np.int32))
+    assert j.to_list() == [[2, 3], [], [4, 5, 6, 7, 8]]
+    np.testing.assert_array_equal(j.offsets, [0, 2, 2, 7])  # strata's offsets start at 0
+    np.testing.assert_array_equal(np.asarray(j.num()), [2, 0, 5])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_jagged_reductions_match_numpy_row_by_row(seed):
+    rng = np.random.default_rng(seed)
+    rows = random_rows(rng, 9)
+    rows[0] = rows[0][:1] if len(rows[0]) else np.array([0.5])  # a row of one
+    j = strata.JaggedTensor(rows)
+    full = [r for r in rows if len(r)]
+    for name in ["sum", "prod", "mean"]:
+        got = np.asarray(getattr(j, name)(axis=1))
+        want = [getattr(np, name)(r) if len(r) else (np.nan if name == "mean" else getattr(np, name)(r)) for r in rows]
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    for name in ["min", "max", "argmin", "argmax"]:
+        got = np.asarray(getattr(j, name)(-1))
+        for r, g in zip(rows, got):
+            if len(r):
+                assert g == getattr(np, name)(r)
+    for ddof in [0, 1]:
+        got = np.asarray(j.var(1, ddof=ddof))
+        for r, g in zip(rows, got):
+            if len(r) > ddof:
+                assert g == pytest.approx(np.var(r, ddof=ddof))
+        assert np.asarray(j.std(axis=1, ddof=ddof))[0] == pytest.approx(np.std(rows[0], ddof=ddof)) \
+            if len(rows[0]) > ddof else True
+    np.testing.assert_array_equal(np.asarray(j.count(1)), [len(r) for r in rows])
+    # axis=None: every value; axis=0: element k of every row that has one (awkward's axis=0)
+    values = np.concatenate(rows)
+    assert j.sum() == pytest.approx(values.sum()) and j.max() == values.max()
+    assert j.count() == values.size and j.mean() == pytest.approx(values.mean())
+    longest = max(len(r) for r in rows)
+    columns = [[r[k] for r in rows if len(r) > k] for k in range(longest)]
+    np.testing.assert_allclose(np.asarray(j.sum(axis=0)), [sum(c) for c in columns])
+    np.testing.assert_array_equal(np.asarray(j.max(axis=0)), [max(c) for c in columns])
+
+
+def test_jagged_bad_input_raises_python_errors():
+    with pytest.raises(ValueError, match="row 1 has 2 dimensions"):
+        strata.JaggedTensor([[1], [[1, 2]]])
+    with pytest.raises(ValueError, match="offsets decrease at row 1"):
+        strata.JaggedTensor.from_offsets(np.arange(5), [0, 3, 2])
+    with pytest.raises(ValueError, match="outside the 5 values"):
+        strata.JaggedTensor.from_offsets(np.arange(5), [0, 6])
+    with pytest.raises(ValueError, match="1-D integer array"):
+        strata.JaggedTensor.from_offsets(np.arange(5), [0.0, 2.0])
+    with pytest.raises(ValueError, match="values must be 1-D"):
+        strata.JaggedTensor.from_offsets(np.zeros((2, 2)), [0, 4])
+    j = strata.JaggedTensor([[1.0], [2.0, 3.0]])
+    with pytest.raises(IndexError, match="row 2 is out of range for 2 rows"):
+        j[2]
+    with pytest.raises(IndexError, match="axis 2"):
+        j.sum(axis=2)
+    with pytest.raises(TypeError, match="bool"):
+        strata.JaggedTensor([[True]]).sum(1)
+    with pytest.raises(TypeError, match="float16"):
+        strata.JaggedTensor([[1.0]], dtype="float16")
+    assert j.to_list() == [[1.0], [2.0, 3.0]]  # unchanged by the failed calls
+
+
+def test_sparse_tensors_from_coo_and_csr_match_dense():
+    rng = np.random.default_rng(7)
+    dense = rng.standard_normal((6, 5)) * (rng.random((6, 5)) < 0.3)
+    coords = np.argwhere(dense)
+    s = strata.sparse_coo([6, 5], coords, dense[dense != 0])
+    assert s.is_sparse and s.nnz == len(coords)
+    np.testing.assert_array_equal(np.asarray(s.to_dense()), dense)
+    data, indices, indptr = s.csr()
+    rebuilt = strata.csr_matrix((data, indices, indptr), shape=[6, 5])
+    np.testing.assert_array_equal(np.asarray(rebuilt.to_dense()), dense)
+    # scipy's layout, worked out by hand; repeated entries add
+    c = strata.csr_matrix(([1.0, 2, 3, 4], [0, 2, 1, 1], [0, 2, 2, 4]), shape=[3, 3])
+    np.testing.assert_array_equal(np.asarray(c.to_dense()), [[1, 0, 2], [0, 0, 0], [0, 7, 0]])
+    assert strata.to_sparse(np.eye(4)).nnz == 4
+    assert not strata.asarray(dense).is_sparse
+    # a sparse tensor in an expression reads as its dense values
+    np.testing.assert_array_equal(np.asarray(s * 2 + 1), dense * 2 + 1)
+
+
+def test_sparse_bad_input():
+    with pytest.raises(IndexError):
+        strata.sparse_coo([2, 2], [[0, 5]], [1.0])  # index out of bounds
+    with pytest.raises(IndexError):
+        strata.sparse_coo([2, 2], [[0, 1, 1]], [1.0])  # a row with 3 entries for rank 2
+    with pytest.raises(ValueError, match="indptr has 3 entries for 3 rows"):
+        strata.csr_matrix(([1.0], [0], [0, 1, 1]), shape=[3, 3])
+    with pytest.raises(ValueError, match="not sparse"):
+        strata.asarray(np.eye(2)).csr()
+
+
+def test_tiled_tensors_share_tiles_with_numpy():
+    a = np.arange(35.0).reshape(5, 7)
+    t = strata.TiledTensor(a, [2, 3])
+    assert t.shape == (5, 7) and t.grid == (3, 3) and t.dtype == "float64"
+    np.testing.assert_array_equal(np.asarray(t.to_dense()), a)
+    np.testing.assert_array_equal(np.asarray(t.tile([1, 2])), a[2:4, 6:7])  # a ragged edge tile
+    assert t[4, 6] == 34.0
+    corner = np.asarray(t.tile([0, 0]))
+    corner[...] = -1  # the tile is strata's storage: writes go through
+    assert t[1, 2] == -1 and t[0, 3] == 3.0
+    with pytest.raises(ValueError):
+        strata.TiledTensor(a, [2, 0])  # a tile extent of 0
+    with pytest.raises(IndexError):
+        t.tile([3, 0])
+
+
+def test_draw_returns_svg_for_jupyter():
+    pictures = [strata.draw(strata.JaggedTensor([[1, 2], [3]]), "rows"),
+                strata.draw(strata.sparse_coo([3, 3], [[0, 1]], [2.0])),
+                strata.draw(strata.TiledTensor(np.zeros((4, 4)), [2, 2])),
+                strata.draw(strata.asarray(np.eye(2)))]
+    for p in pictures:
+        assert isinstance(p, strata.SVG)
+        assert "<svg" in p._repr_svg_() and p._repr_svg_() == p.data == str(p)
+    assert "rows" in pictures[0].data
+    with pytest.raises(TypeError, match="strata.draw"):
+        strata.draw([1, 2])
+    with pytest.raises(ValueError):
+        strata.draw(strata.asarray(np.zeros((100, 100))))  # more cells than a picture holds

@@ -7,6 +7,7 @@
 #include "strata/io/parallel.hpp"
 #endif
 #include "strata/interop/blas.hpp"
+#include "strata/interop/mdspan.hpp"
 #if __has_include(<dlpack/dlpack.h>)
 #include "strata/interop/dlpack.hpp"
 #define STRATA_TOUR_DLPACK 1
@@ -840,6 +841,12 @@ void interop() {
   const auto m = strata::blas_matrix(t.transpose());
   std::cout << "blas_matrix(t.T): " << (m.row_major ? "row" : "column") << "-major, "
             << m.rows << " x " << m.cols << ", lda " << m.leading << "\n";
+  // To code written against std::mdspan (StridedSpan where the library has no <mdspan>).
+  auto md = strata::to_mdspan<2>(t.select({strata::Range{1, 3}, strata::Range{{}, {}, 2}}));
+  md(1, 1) = -1.0;  // t[2, 2], through a view of the same memory
+  std::cout << "to_mdspan(t[1:3, ::2]): extents " << md.extent(0) << " x " << md.extent(1)
+            << ", strides " << md.stride(0) << " " << md.stride(1) << "; after md(1, 1) = -1, t[2, 2] = "
+            << t.at({2, 2}) << "\n";
 }
 
 void files() {

@@ -1,6 +1,7 @@
 // Tests for strata/interop: DLPack hand-offs both ways (every element type, every strided view
-// kind, deleters counted), Eigen maps and BLAS descriptions of matrix views.
+// kind, deleters counted), Eigen maps and BLAS descriptions of matrix views, mdspans.
 #include "strata/interop/blas.hpp"
+#include "strata/interop/mdspan.hpp"
 
 #include "check_error.hpp"
 #include "layout/view_helpers.hpp"
@@ -164,6 +165,32 @@ TEST_CASE("DLPack: bad input is an error that names the operation and the argume
 }
 
 #endif  // STRATA_TEST_HAVE_DLPACK
+
+TEST_CASE("to_mdspan views a tensor as an mdspan-shaped view, no copy", "[interop]") {
+  Tensor<double> t({3, 4});
+  for (index_t k = 0; k < 12; ++k) t.at({k / 4, k % 4}) = static_cast<double>(k);
+  auto v = t.select({Range{1, 3}, Range{{}, {}, 2}});
+  auto m = strata::to_mdspan<2>(v);
+  CHECK(m.data() == t.data() + 4);  // element (1, 0)
+  for (index_t i = 0; i < 2; ++i) {
+    for (index_t j = 0; j < 2; ++j) {
+      CHECK(m(i, j) == t.at({1 + i, 2 * j}));
+    }
+  }
+  m(1, 1) = -1.0;  // writes through
+  CHECK(t.at({2, 2}) == -1.0);
+#if !defined(__cpp_lib_mdspan)
+  // StridedSpan (no <mdspan> in this library) takes negative strides
+  auto r = t.select({Range{{}, {}, -1}});
+  auto mr = strata::to_mdspan<2>(r);
+  CHECK(mr.stride(0) == -4);
+  CHECK(mr(0, 3) == t.at({2, 3}));
+#else
+  auto r = t.select({Range{{}, {}, -1}});
+  strata::test::check_error<strata::LayoutError>([&] { (void)strata::to_mdspan<2>(r); }, "to_mdspan", "stride -4");
+#endif
+  strata::test::check_error<strata::ShapeError>([&] { (void)strata::to_mdspan<3>(t); }, "span", "3");
+}
 
 TEST_CASE("blas_matrix describes a matrix view for BLAS, or says why it cannot", "[interop]") {
   auto t = numbered<double>({4, 6});

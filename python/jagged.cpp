@@ -18,8 +18,9 @@ namespace {
 using strata::JaggedTensor;
 
 /// A JaggedTensor of one of the module's element types (the order of AnyTensor).
-using AnyJagged = std::variant<JaggedTensor<double>, JaggedTensor<float>, JaggedTensor<std::int64_t>,
-                               JaggedTensor<std::int32_t>, JaggedTensor<bool>>;
+using AnyJagged =
+    std::variant<JaggedTensor<double>, JaggedTensor<float>, JaggedTensor<std::int64_t>,
+                 JaggedTensor<std::int32_t>, JaggedTensor<bool>>;
 
 struct PyJagged {
   AnyJagged tensor;
@@ -35,9 +36,14 @@ PyJagged from_lengths(const PyTensor& values, const std::vector<index_t>& length
   const strata::Jagged shape = strata::Jagged::from_lengths(lengths);
   return visit(values, [&](const auto& v) -> PyJagged {
     using T = typename std::decay_t<decltype(v)>::value_type;
-    auto out = JaggedTensor<T>::for_overwrite(shape);
-    out.values().assign(v);
-    return {AnyJagged(std::move(out))};
+    if constexpr (is_complex_v<T>) {
+      throw py::type_error(std::string("strata.JaggedTensor: ") + dtype_name<T>() +
+                           " values are not offered (float64, float32, int64, int32, bool)");
+    } else {
+      auto out = JaggedTensor<T>::for_overwrite(shape);
+      out.values().assign(v);
+      return {AnyJagged(std::move(out))};
+    }
   });
 }
 
@@ -53,9 +59,10 @@ PyJagged from_offsets(const py::object& values_object, const py::object& offsets
   const py::array offsets_array = np.attr("asarray")(offsets_object);
   if (offsets_array.ndim() != 1 || offsets_array.size() < 1 ||
       py::str(offsets_array.dtype().attr("kind")).cast<std::string>().find_first_of("iu") != 0) {
-    throw py::value_error("strata.JaggedTensor.from_offsets: offsets must be a 1-D integer array "
-                          "of at least one element (rows + 1), not " +
-                          py::repr(offsets_array).cast<std::string>());
+    throw py::value_error(
+        "strata.JaggedTensor.from_offsets: offsets must be a 1-D integer array "
+        "of at least one element (rows + 1), not " +
+        py::repr(offsets_array).cast<std::string>());
   }
   const auto offsets = offsets_array.attr("astype")("int64").cast<std::vector<index_t>>();
   const index_t size = visit(values, [](const auto& v) { return v.size(); });
@@ -69,9 +76,9 @@ PyJagged from_offsets(const py::object& values_object, const py::object& offsets
     lengths.push_back(offsets[r + 1] - offsets[r]);
   }
   if (offsets.front() < 0 || offsets.back() > size) {
-    throw py::value_error("strata.JaggedTensor.from_offsets: offsets [" + std::to_string(offsets.front()) +
-                          ", " + std::to_string(offsets.back()) + "] reach outside the " +
-                          std::to_string(size) + " values");
+    throw py::value_error("strata.JaggedTensor.from_offsets: offsets [" +
+                          std::to_string(offsets.front()) + ", " + std::to_string(offsets.back()) +
+                          "] reach outside the " + std::to_string(size) + " values");
   }
   // values[offsets[0] : offsets[-1]], as awkward reads a ListOffsetArray
   const PyTensor used = visit(values, [&](const auto& v) {
@@ -94,15 +101,17 @@ PyJagged from_rows(const py::iterable& rows, const py::object& dtype) {
     }
     lengths.push_back(a.size());
     arrays.append(a);
-    if (a.size() > 0) voters.append(a);
+    if (a.size() > 0)
+      voters.append(a);
   }
   py::object type = dtype;
   if (!type.is_none()) {
-    type = np.attr("dtype")(dtype_name(parse_dtype(py::str(np.attr("dtype")(type).attr("name")).cast<std::string>(),
-                                                   "strata.JaggedTensor")));
+    type = np.attr("dtype")(dtype_name(parse_dtype(
+        py::str(np.attr("dtype")(type).attr("name")).cast<std::string>(), "strata.JaggedTensor")));
   } else {
     type = voters.empty() ? np.attr("dtype")("float64") : np.attr("result_type")(*voters);
-    if (py::str(type.attr("kind")).cast<std::string>() == "u") type = np.attr("dtype")("int64");
+    if (py::str(type.attr("kind")).cast<std::string>() == "u")
+      type = np.attr("dtype")("int64");
   }
   const py::object values = lengths.empty() ? np.attr("zeros")(0, type)
                                             : np.attr("concatenate")(arrays).attr("astype")(type);
@@ -112,19 +121,21 @@ PyJagged from_rows(const py::iterable& rows, const py::object& dtype) {
 index_t row_number(const PyJagged& t, index_t r) {
   const index_t n = visit_jagged(t, [](const auto& x) { return x.shape().n_rows(); });
   if (r < -n || r >= n) {
-    throw py::index_error("strata.JaggedTensor: row " + std::to_string(r) + " is out of range for " +
-                          std::to_string(n) + " rows (valid: [" + std::to_string(-n) + ", " +
-                          std::to_string(n) + "))");
+    throw py::index_error("strata.JaggedTensor: row " + std::to_string(r) +
+                          " is out of range for " + std::to_string(n) + " rows (valid: [" +
+                          std::to_string(-n) + ", " + std::to_string(n) + "))");
   }
   return r < 0 ? r + n : r;
 }
 
 /// The axis argument of a reduction: None, 0 (across rows, awkward's axis=0), 1 or -1 (per row).
 std::optional<index_t> reduction_axis(const py::object& axis, const char* name) {
-  if (axis.is_none()) return std::nullopt;
+  if (axis.is_none())
+    return std::nullopt;
   const auto a = axis.cast<index_t>();
   if (a < -2 || a > 1) {
-    throw py::index_error(std::string("strata.JaggedTensor.") + name + ": axis " + std::to_string(a) +
+    throw py::index_error(std::string("strata.JaggedTensor.") + name + ": axis " +
+                          std::to_string(a) +
                           " is out of range for 2 dimensions (valid: None, -2, -1, 0, 1)");
   }
   return a < 0 ? a + 2 : a;
@@ -138,34 +149,52 @@ py::object reduce(const PyJagged& t, const std::string& name, const py::object& 
   return visit_jagged(t, [&](const auto& x) -> py::object {
     using T = typename std::decay_t<decltype(x)>::value_type;
     if (name == "count") {
-      if (!axis) return py::cast(x.size());
+      if (!axis)
+        return py::cast(x.size());
       return py::cast(wrap(strata::count(x, strata::Index{*axis})));
     }
     if constexpr (std::is_same_v<T, bool>) {
-      throw py::type_error("strata.JaggedTensor." + name + ": a bool tensor has no " + name +
-                           " (convert it first: JaggedTensor.from_offsets(values.astype(int), offsets))");
+      throw py::type_error(
+          "strata.JaggedTensor." + name + ": a bool tensor has no " + name +
+          " (convert it first: JaggedTensor.from_offsets(values.astype(int), offsets))");
     } else {
       if (!axis) {
         const Tensor<const T> v = x.values();
-        if (name == "sum") return py::cast(strata::sum(v));
-        if (name == "prod") return py::cast(strata::prod(v));
-        if (name == "mean") return py::cast(strata::mean(v));
-        if (name == "min") return py::cast(strata::min(v));
-        if (name == "max") return py::cast(strata::max(v));
-        if (name == "var") return py::cast(strata::var(v, strata::Ddof{ddof}));
-        if (name == "std") return py::cast(strata::std(v, strata::Ddof{ddof}));
-        if (name == "argmin") return py::cast(strata::argmin(v));
+        if (name == "sum")
+          return py::cast(strata::sum(v));
+        if (name == "prod")
+          return py::cast(strata::prod(v));
+        if (name == "mean")
+          return py::cast(strata::mean(v));
+        if (name == "min")
+          return py::cast(strata::min(v));
+        if (name == "max")
+          return py::cast(strata::max(v));
+        if (name == "var")
+          return py::cast(strata::var(v, strata::Ddof{ddof}));
+        if (name == "std")
+          return py::cast(strata::std(v, strata::Ddof{ddof}));
+        if (name == "argmin")
+          return py::cast(strata::argmin(v));
         return py::cast(strata::argmax(v));
       }
       const strata::Index axes{*axis};
-      if (name == "sum") return py::cast(wrap(strata::sum(x, axes)));
-      if (name == "prod") return py::cast(wrap(strata::prod(x, axes)));
-      if (name == "mean") return py::cast(wrap(strata::mean(x, axes)));
-      if (name == "min") return py::cast(wrap(strata::min(x, axes)));
-      if (name == "max") return py::cast(wrap(strata::max(x, axes)));
-      if (name == "var") return py::cast(wrap(strata::var(x, axes, strata::Ddof{ddof})));
-      if (name == "std") return py::cast(wrap(strata::std(x, axes, strata::Ddof{ddof})));
-      if (name == "argmin") return py::cast(wrap(strata::argmin(x, axes)));
+      if (name == "sum")
+        return py::cast(wrap(strata::sum(x, axes)));
+      if (name == "prod")
+        return py::cast(wrap(strata::prod(x, axes)));
+      if (name == "mean")
+        return py::cast(wrap(strata::mean(x, axes)));
+      if (name == "min")
+        return py::cast(wrap(strata::min(x, axes)));
+      if (name == "max")
+        return py::cast(wrap(strata::max(x, axes)));
+      if (name == "var")
+        return py::cast(wrap(strata::var(x, axes, strata::Ddof{ddof})));
+      if (name == "std")
+        return py::cast(wrap(strata::std(x, axes, strata::Ddof{ddof})));
+      if (name == "argmin")
+        return py::cast(wrap(strata::argmin(x, axes)));
       return py::cast(wrap(strata::argmax(x, axes)));
     }
   });
@@ -182,94 +211,130 @@ void def_jagged(py::module_& m) {
       .def_static("from_offsets", &from_offsets, py::arg("values"), py::arg("offsets"),
                   "a copy of awkward's / Arrow's ListOffsetArray: row r is "
                   "values[offsets[r]:offsets[r + 1]]")
-      .def_property_readonly("values", [](py::object self) {
-        const auto& t = self.cast<const PyJagged&>();
-        return visit_jagged(t, [&](const auto& x) -> py::array {
-          using T = typename std::decay_t<decltype(x)>::value_type;
-          auto v = JaggedTensor<T>(x).values();
-          static T empty{};
-          T* data = v.size() > 0 ? v.data() : &empty;
-          return py::array(py::dtype::of<T>(), {v.size()}, {static_cast<index_t>(sizeof(T))}, data, self);
-        });
-      }, "the values, row after row: a NumPy array over strata's memory (writes go through)")
-      .def_property_readonly("offsets", [](py::object self) {
-        const auto& t = self.cast<const PyJagged&>();
-        return visit_jagged(t, [&](const auto& x) -> py::array {
-          const auto o = x.offsets();
-          py::array a(py::dtype::of<std::int64_t>(), {static_cast<index_t>(o.size())},
-                      {static_cast<index_t>(sizeof(index_t))}, o.data(), self);
-          py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-          return a;
-        });
-      }, "where each row starts in values, plus the size (rows + 1 int64, read-only, no copy)")
-      .def_property_readonly("dtype", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) {
-          return std::string(dtype_name<typename std::decay_t<decltype(x)>::value_type>());
-        });
-      })
-      .def_property_readonly("type", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) {
-          using T = typename std::decay_t<decltype(x)>::value_type;
-          return std::to_string(x.shape().n_rows()) + " * var * " + dtype_name<T>();
-        });
-      }, "awkward's type string, 'n * var * dtype'")
+      .def_property_readonly(
+          "values",
+          [](py::object self) {
+            const auto& t = self.cast<const PyJagged&>();
+            return visit_jagged(t, [&](const auto& x) -> py::array {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              auto v = JaggedTensor<T>(x).values();
+              static T empty{};
+              T* data = v.size() > 0 ? v.data() : &empty;
+              return py::array(py::dtype::of<T>(), {v.size()}, {static_cast<index_t>(sizeof(T))},
+                               data, self);
+            });
+          },
+          "the values, row after row: a NumPy array over strata's memory (writes go through)")
+      .def_property_readonly(
+          "offsets",
+          [](py::object self) {
+            const auto& t = self.cast<const PyJagged&>();
+            return visit_jagged(t, [&](const auto& x) -> py::array {
+              const auto o = x.offsets();
+              py::array a(py::dtype::of<std::int64_t>(), {static_cast<index_t>(o.size())},
+                          {static_cast<index_t>(sizeof(index_t))}, o.data(), self);
+              py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+              return a;
+            });
+          },
+          "where each row starts in values, plus the size (rows + 1 int64, read-only, no copy)")
+      .def_property_readonly(
+          "dtype",
+          [](const PyJagged& t) {
+            return visit_jagged(t, [](const auto& x) {
+              return std::string(dtype_name<typename std::decay_t<decltype(x)>::value_type>());
+            });
+          })
+      .def_property_readonly(
+          "type",
+          [](const PyJagged& t) {
+            return visit_jagged(t, [](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              return std::to_string(x.shape().n_rows()) + " * var * " + dtype_name<T>();
+            });
+          },
+          "awkward's type string, 'n * var * dtype'")
       .def_property_readonly("ndim", [](const PyJagged&) { return 2; })
-      .def_property_readonly("size", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) { return x.size(); });
-      }, "the number of values")
-      .def("__len__", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) { return x.shape().n_rows(); });
-      })
-      .def("num", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) { return wrap(strata::num(x, 1)); });
-      }, "each row's length (awkward's ak.num), a strata.Tensor")
-      .def("__getitem__", [](const PyJagged& t, index_t r) {
-        const index_t row = row_number(t, r);
-        return visit_jagged(t, [&](const auto& x) {
-          using T = typename std::decay_t<decltype(x)>::value_type;
-          return wrap(JaggedTensor<T>(x).values().select(
-              {strata::Range{x.offsets()[static_cast<std::size_t>(row)],
-                             x.offsets()[static_cast<std::size_t>(row) + 1]}}));
-        });
-      }, "row r as a 1-D strata.Tensor view (negative from the end)")
-      .def("to_list", [](const PyJagged& t) {
-        return visit_jagged(t, [](const auto& x) {
-          py::list rows;
-          for (index_t r = 0; r < x.shape().n_rows(); ++r) {
-            py::list row;
-            for (const auto& v : x.row(r)) row.append(py::cast(v));
-            rows.append(row);
-          }
-          return rows;
-        });
-      }, "the rows as Python lists (awkward's to_list)")
-      .def("draw", [](const PyJagged& t, const std::string& title) {
-        return visit_jagged(t, [&](const auto& x) { return PySvg{strata::draw::jagged(x, title)}; });
-      }, py::arg("title") = "", "a picture of the rows, the values array and the offsets")
-      .def("__str__", [](const PyJagged& t) {
-        std::ostringstream s;
-        visit_jagged(t, [&](const auto& x) { s << x; });
-        return s.str();
-      })
+      .def_property_readonly(
+          "size",
+          [](const PyJagged& t) { return visit_jagged(t, [](const auto& x) { return x.size(); }); },
+          "the number of values")
+      .def("__len__",
+           [](const PyJagged& t) {
+             return visit_jagged(t, [](const auto& x) { return x.shape().n_rows(); });
+           })
+      .def(
+          "num",
+          [](const PyJagged& t) {
+            return visit_jagged(t, [](const auto& x) { return wrap(strata::num(x, 1)); });
+          },
+          "each row's length (awkward's ak.num), a strata.Tensor")
+      .def(
+          "__getitem__",
+          [](const PyJagged& t, index_t r) {
+            const index_t row = row_number(t, r);
+            return visit_jagged(t, [&](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              return wrap(JaggedTensor<T>(x).values().select(
+                  {strata::Range{x.offsets()[static_cast<std::size_t>(row)],
+                                 x.offsets()[static_cast<std::size_t>(row) + 1]}}));
+            });
+          },
+          "row r as a 1-D strata.Tensor view (negative from the end)")
+      .def(
+          "to_list",
+          [](const PyJagged& t) {
+            return visit_jagged(t, [](const auto& x) {
+              py::list rows;
+              for (index_t r = 0; r < x.shape().n_rows(); ++r) {
+                py::list row;
+                for (const auto& v : x.row(r))
+                  row.append(py::cast(v));
+                rows.append(row);
+              }
+              return rows;
+            });
+          },
+          "the rows as Python lists (awkward's to_list)")
+      .def(
+          "draw",
+          [](const PyJagged& t, const std::string& title) {
+            return visit_jagged(
+                t, [&](const auto& x) { return PySvg{strata::draw::jagged(x, title)}; });
+          },
+          py::arg("title") = "", "a picture of the rows, the values array and the offsets")
+      .def("__str__",
+           [](const PyJagged& t) {
+             std::ostringstream s;
+             visit_jagged(t, [&](const auto& x) { s << x; });
+             return s.str();
+           })
       .def("__repr__", [](const PyJagged& t) {
         std::ostringstream s;
         visit_jagged(t, [&](const auto& x) {
-          s << "strata.JaggedTensor(" << x << ", dtype="
-            << dtype_name<typename std::decay_t<decltype(x)>::value_type>() << ")";
+          s << "strata.JaggedTensor(" << x
+            << ", dtype=" << dtype_name<typename std::decay_t<decltype(x)>::value_type>() << ")";
         });
         return s.str();
       });
   for (const char* name : {"sum", "prod", "mean", "min", "max", "argmin", "argmax", "count"}) {
-    cls.def(name, [name = std::string(name)](const PyJagged& t, const py::object& axis) {
-      return reduce(t, name, axis, 0);
-    }, py::arg("axis") = py::none(),
-       "None: all values (a number); 1 or -1: per row; 0: across rows, element k of every row that "
-       "has one (awkward's axis=0); a strata.Tensor");
+    cls.def(
+        name,
+        [name = std::string(name)](const PyJagged& t, const py::object& axis) {
+          return reduce(t, name, axis, 0);
+        },
+        py::arg("axis") = py::none(),
+        "None: all values (a number); 1 or -1: per row; 0: across rows, element k of every row "
+        "that "
+        "has one (awkward's axis=0); a strata.Tensor");
   }
   for (const char* name : {"var", "std"}) {
-    cls.def(name, [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof) {
-      return reduce(t, name, axis, ddof);
-    }, py::arg("axis") = py::none(), py::arg("ddof") = 0, "as sum, with NumPy's ddof");
+    cls.def(
+        name,
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof) {
+          return reduce(t, name, axis, ddof);
+        },
+        py::arg("axis") = py::none(), py::arg("ddof") = 0, "as sum, with NumPy's ddof");
   }
 }
 

@@ -33,6 +33,10 @@ decltype(auto) with_type(DType t, F&& f) {
       return f(Tag<std::int64_t>{});
     case DType::int32:
       return f(Tag<std::int32_t>{});
+    case DType::complex128:
+      return f(Tag<std::complex<double>>{});
+    case DType::complex64:
+      return f(Tag<std::complex<float>>{});
     case DType::boolean:
       break;
   }
@@ -40,14 +44,23 @@ decltype(auto) with_type(DType t, F&& f) {
 }
 
 template <class T>
-constexpr DType dtype_v = std::is_same_v<T, double>         ? DType::float64
-                          : std::is_same_v<T, float>        ? DType::float32
-                          : std::is_same_v<T, std::int64_t> ? DType::int64
-                          : std::is_same_v<T, std::int32_t> ? DType::int32
-                                                            : DType::boolean;
+constexpr DType dtype_v = std::is_same_v<T, double>                 ? DType::float64
+                          : std::is_same_v<T, float>                ? DType::float32
+                          : std::is_same_v<T, std::int64_t>         ? DType::int64
+                          : std::is_same_v<T, std::int32_t>         ? DType::int32
+                          : std::is_same_v<T, std::complex<double>> ? DType::complex128
+                          : std::is_same_v<T, std::complex<float>>  ? DType::complex64
+                                                                    : DType::boolean;
 
 bool is_float(DType t) {
   return t == DType::float64 || t == DType::float32;
+}
+bool is_complex(DType t) {
+  return t == DType::complex128 || t == DType::complex64;
+}
+/// The real type of the same precision (complex128: float64).
+DType real_of(DType t) {
+  return t == DType::complex128 ? DType::float64 : t == DType::complex64 ? DType::float32 : t;
 }
 bool is_int(DType t) {
   return t == DType::int64 || t == DType::int32;
@@ -66,6 +79,21 @@ std::string shape_text(const Index& s) {
 DType promote(const Node& a, const Node& b) {
   const bool weak_a = a.op == Op::number;
   const bool weak_b = b.op == Op::number;
+  if (is_complex(a.dtype) || is_complex(b.dtype)) {
+    // NumPy 1.24: complex64 with complex64, float32, bool or a Python number stays complex64
+    // (float32 with a Python complex too); any wider operand makes complex128.
+    bool c64 = false;
+    for (const auto* n : {&a, &b}) {
+      if (n->op == Op::number)
+        continue;
+      if (n->dtype == DType::complex64 || n->dtype == DType::float32) {
+        c64 = true;
+      } else if (n->dtype != DType::boolean) {
+        return DType::complex128;
+      }
+    }
+    return c64 ? DType::complex64 : DType::complex128;
+  }
   if (weak_a && weak_b) {
     if (is_float(a.dtype) || is_float(b.dtype))
       return DType::float64;
@@ -134,14 +162,16 @@ DType dtype_of(const PyTensor& t) {
 }
 
 DType parse_dtype(const std::string& name, const char* operation) {
-  if (name == "bool_") return DType::boolean;
-  for (const DType t :
-       {DType::float64, DType::float32, DType::int64, DType::int32, DType::boolean}) {
+  if (name == "bool_")
+    return DType::boolean;
+  for (const DType t : {DType::float64, DType::float32, DType::int64, DType::int32, DType::boolean,
+                        DType::complex128, DType::complex64}) {
     if (name == dtype_name(t))
       return t;
   }
-  throw py::type_error(std::string(operation) + ": dtype '" + name +
-                       "' is not one of float64, float32, int64, int32, bool");
+  throw py::type_error(
+      std::string(operation) + ": dtype '" + name +
+      "' is not one of float64, float32, int64, int32, bool, complex128, complex64");
 }
 
 NodePtr leaf(PyTensor t) {
@@ -164,6 +194,10 @@ NodePtr number(const py::handle& value) {
     n->dtype = DType::int64;
     n->integer = value.cast<std::int64_t>();
     n->real = double(n->integer);
+  } else if (PyComplex_Check(value.ptr()) != 0) {
+    n->dtype = DType::complex128;
+    n->real = PyComplex_RealAsDouble(value.ptr());
+    n->imag = PyComplex_ImagAsDouble(value.ptr());
   } else {
     n->dtype = DType::float64;
     n->real = value.cast<double>();
@@ -184,8 +218,11 @@ NodePtr cast(const NodePtr& a, DType type) {
     } else if (type == DType::int32) {
       n->integer = static_cast<std::int32_t>(static_cast<std::uint32_t>(a->integer));
       n->real = double(n->integer);
-    } else if (type == DType::float32) {
+    } else if (type == DType::float32 || type == DType::complex64) {
       n->real = double(static_cast<float>(a->real));
+      n->imag = type == DType::complex64 ? double(static_cast<float>(a->imag)) : 0.0;
+    } else if (type == DType::float64) {
+      n->imag = 0;
     }
     return n;
   }
@@ -193,6 +230,12 @@ NodePtr cast(const NodePtr& a, DType type) {
 }
 
 NodePtr unary(Op op, const NodePtr& a, const char* name) {
+  if (op == Op::abs && is_complex(a->dtype)) {
+    return make(op, real_of(a->dtype), a->shape, {a});  // the modulus: a real result
+  }
+  if (is_complex(a->dtype)) {
+    return make(op, a->dtype, a->shape, {a});  // complex sqrt, exp, log, sin, cos, tanh, neg
+  }
   if (op == Op::neg || op == Op::abs) {
     if (op == Op::neg && a->dtype == DType::boolean) {
       throw py::type_error(std::string(name) +
@@ -208,10 +251,14 @@ NodePtr unary(Op op, const NodePtr& a, const char* name) {
 NodePtr binary(Op op, const NodePtr& a, const NodePtr& b, const char* name) {
   Index shape = broadcast(*a, *b, name);
   DType t = promote(*a, *b);
+  if (is_complex(t) && op >= Op::lt && op <= Op::ge) {
+    throw py::type_error(std::string(name) +
+                         ": complex numbers have no order (== and != compare them)");
+  }
   if (op >= Op::lt) {  // a comparison: computed in the common type, a bool result
     return make(op, DType::boolean, std::move(shape), {cast(a, t), cast(b, t)});
   }
-  if (op == Op::div && !is_float(t)) {
+  if (op == Op::div && !is_float(t) && !is_complex(t)) {
     t = DType::float64;  // true division of integers and bools, as NumPy's /
   }
   if (t == DType::boolean && (op == Op::sub || op == Op::pow)) {
@@ -220,7 +267,7 @@ NodePtr binary(Op op, const NodePtr& a, const NodePtr& b, const char* name) {
                          " bool operands is not offered (NumPy: use ^ or logical_xor; or convert "
                          "them first with astype)");
   }
-  if (op == Op::pow && b->op == Op::number && is_float(t)) {
+  if (op == Op::pow && b->op == Op::number && b->imag == 0 && (is_float(t) || is_complex(t))) {
     // NumPy's fast powers (so the same bits): squares, square roots, reciprocals
     if (b->real == 2)
       return binary(Op::mul, a, a, name);
@@ -270,7 +317,7 @@ struct Instr {
   const unsigned char* base = nullptr;  ///< element [0, ...] of the (broadcast) leaf
   Index strides;                        ///< in elements, over the merged axes
   // Op::number: the value in `type`
-  alignas(8) unsigned char value[8] = {};
+  alignas(16) unsigned char value[16] = {};
   // Fusion of float arithmetic (Program::fuse): this operation reads the operands of an operand
   // that it absorbed (that operand's only reader) and computes both in one loop, in registers.
   bool absorbed = false;               ///< computed inside its reader: skipped
@@ -418,8 +465,15 @@ class Program {
     } else if (node->op == Op::number) {
       with_type(node->dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        const T v = std::is_floating_point_v<T> ? static_cast<T>(node->real)
-                                                : static_cast<T>(node->integer);
+        T v{};
+        if constexpr (is_complex_v<T>) {
+          using R = typename T::value_type;
+          v = T(static_cast<R>(node->real), static_cast<R>(node->imag));
+        } else if constexpr (std::is_floating_point_v<T>) {
+          v = static_cast<T>(node->real);
+        } else {
+          v = static_cast<T>(node->integer);
+        }
         std::memcpy(in.value, &v, sizeof(T));
       });
       in.uniform = true;
@@ -543,6 +597,11 @@ class Program {
 };
 
 }  // namespace
+
+PyTensor zeros(const Index& shape, DType type) {
+  return with_type(type,
+                   [&](auto tag) { return wrap(Tensor<typename decltype(tag)::type>(shape)); });
+}
 
 PyTensor evaluate(const NodePtr& e) {
   return with_type(e->dtype, [&](auto tag) {

@@ -14,7 +14,7 @@
 namespace strata_python {
 
 /// The element types of the module, in the order of AnyTensor.
-enum class DType : std::uint8_t { float64, float32, int64, int32, boolean };
+enum class DType : std::uint8_t { float64, float32, int64, int32, boolean, complex128, complex64 };
 
 /// NumPy's name of an element type.
 const char* dtype_name(DType t);
@@ -22,7 +22,8 @@ const char* dtype_name(DType t);
 /// The element type of a tensor.
 DType dtype_of(const PyTensor& t);
 
-/// The element type named @p name ("float64", "float32", "int64", "int32", "bool").
+/// The element type named @p name ("float64", "float32", "int64", "int32", "bool", "complex128",
+/// "complex64").
 /// @throws TypeError (pybind11's type_error) for another name
 DType parse_dtype(const std::string& name, const char* operation);
 
@@ -64,7 +65,8 @@ struct Node {
   Index shape;                     ///< the shape of the result (broadcast)
   std::vector<NodePtr> args;       ///< the operands, already cast to the type the node computes in
   std::optional<PyTensor> tensor;  ///< Op::tensor: the tensor, read at evaluation
-  double real = 0;                 ///< Op::number: the value
+  double real = 0;                 ///< Op::number: the value (its real part)
+  double imag = 0;                 ///< Op::number: the imaginary part (a Python complex)
   std::int64_t integer = 0;        ///< Op::number: the value, as an integer
 };
 
@@ -85,6 +87,9 @@ NodePtr binary(Op op, const NodePtr& a, const NodePtr& b, const char* name);
 NodePtr where(const NodePtr& condition, const NodePtr& a, const NodePtr& b);
 /// @p a converted to @p type (astype).
 NodePtr cast(const NodePtr& a, DType type);
+
+/// A new row-major tensor of zeros.
+PyTensor zeros(const Index& shape, DType type);
 
 /// The value of @p e in a new row-major tensor.
 PyTensor evaluate(const NodePtr& e);

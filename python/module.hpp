@@ -6,6 +6,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <complex>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -20,8 +21,15 @@ using strata::index_t;
 using strata::Tensor;
 
 /// A strata tensor of one of the element types the module offers.
-using AnyTensor = std::variant<Tensor<double>, Tensor<float>, Tensor<std::int64_t>,
-                               Tensor<std::int32_t>, Tensor<bool>>;
+using AnyTensor =
+    std::variant<Tensor<double>, Tensor<float>, Tensor<std::int64_t>, Tensor<std::int32_t>,
+                 Tensor<bool>, Tensor<std::complex<double>>, Tensor<std::complex<float>>>;
+
+/// Whether @p T is std::complex (complex128, complex64).
+template <class T>
+inline constexpr bool is_complex_v = false;
+template <class T>
+inline constexpr bool is_complex_v<std::complex<T>> = true;
 
 /// strata.Tensor: a tensor, or a read-only one (memory imported read-only).
 struct PyTensor {
@@ -41,7 +49,8 @@ PyTensor wrap(Tensor<T> t, bool read_only = false) {
   using V = std::remove_const_t<T>;
   if constexpr (std::is_same_v<V, double> || std::is_same_v<V, float> ||
                 std::is_same_v<V, std::int64_t> || std::is_same_v<V, std::int32_t> ||
-                std::is_same_v<V, bool>) {
+                std::is_same_v<V, bool> || std::is_same_v<V, std::complex<double>> ||
+                std::is_same_v<V, std::complex<float>>) {
     return {AnyTensor(std::move(t)), read_only};
   } else {
     return {AnyTensor(Tensor<double>(strata::astype<double>(t)))};  // other types: as float64

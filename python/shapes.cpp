@@ -36,8 +36,13 @@ PyTiled tiled_from_dense(const py::object& dense, const std::vector<index_t>& ti
   const PyTensor t = py::isinstance<PyTensor>(dense) ? dense.cast<PyTensor>() : asarray(dense);
   return visit(t, [&](const auto& x) -> PyTiled {
     using T = typename std::decay_t<decltype(x)>::value_type;
-    const strata::Layout layout = strata::Layout::tiled(strata::Smooth(x.shape()), tile);
-    return {AnyTiled(LayoutTensor<T>::from_dense(Tensor<const T>(x), layout))};
+    if constexpr (is_complex_v<T>) {
+      throw py::type_error(std::string("strata.TiledTensor: ") + dtype_name<T>() +
+                           " elements are not offered (float64, float32, int64, int32, bool)");
+    } else {
+      const strata::Layout layout = strata::Layout::tiled(strata::Smooth(x.shape()), tile);
+      return {AnyTiled(LayoutTensor<T>::from_dense(Tensor<const T>(x), layout))};
+    }
   });
 }
 
@@ -45,8 +50,9 @@ PyTiled tiled_from_dense(const py::object& dense, const std::vector<index_t>& ti
 void require_sparse(const PyTensor& t, const char* operation) {
   visit(t, [&](const auto& x) {
     if (!strata::is_sparse(x)) {
-      throw py::value_error(std::string(operation) + ": the tensor is not sparse (strata.to_sparse "
-                                                     "makes a sparse copy)");
+      throw py::value_error(std::string(operation) +
+                            ": the tensor is not sparse (strata.to_sparse "
+                            "makes a sparse copy)");
     }
   });
 }
@@ -72,8 +78,9 @@ PyTensor sparse_coo(const std::vector<index_t>& shape, const py::object& coords_
 PyTensor csr_matrix(const py::tuple& arrays, const std::vector<index_t>& shape) {
   const py::module_ np = py::module_::import("numpy");
   if (arrays.size() != 3 || shape.size() != 2) {
-    throw py::value_error("strata.csr_matrix: expected (data, indices, indptr) and a 2-D shape, "
-                          "as scipy.sparse.csr_matrix");
+    throw py::value_error(
+        "strata.csr_matrix: expected (data, indices, indptr) and a 2-D shape, "
+        "as scipy.sparse.csr_matrix");
   }
   const py::array indptr = np.attr("asarray")(arrays[2]).attr("astype")("int64");
   const py::array indices = np.attr("asarray")(arrays[1]).attr("astype")("int64");
@@ -83,8 +90,9 @@ PyTensor csr_matrix(const py::tuple& arrays, const std::vector<index_t>& shape) 
   }
   const auto ptr = indptr.cast<std::vector<index_t>>();
   if (ptr.front() != 0 || ptr.back() != indices.size()) {
-    throw py::value_error("strata.csr_matrix: indptr runs from " + std::to_string(ptr.front()) + " to " +
-                          std::to_string(ptr.back()) + " for " + std::to_string(indices.size()) +
+    throw py::value_error("strata.csr_matrix: indptr runs from " + std::to_string(ptr.front()) +
+                          " to " + std::to_string(ptr.back()) + " for " +
+                          std::to_string(indices.size()) +
                           " indices (expected 0 to the number of indices)");
   }
   std::vector<index_t> rows;
@@ -105,100 +113,155 @@ void def_shapes(py::module_& m, py::class_<PyTensor>& tensor_class) {
       .def_readonly("data", &PySvg::text, "the SVG document")
       .def("_repr_svg_", [](const PySvg& s) { return s.text; })
       .def("__str__", [](const PySvg& s) { return s.text; })
-      .def("save", [](const PySvg& s, const std::string& path) {
-        py::module_::import("pathlib").attr("Path")(path).attr("write_text")(s.text);
-      }, py::arg("path"), "writes the document to a file");
+      .def(
+          "save",
+          [](const PySvg& s, const std::string& path) {
+            py::module_::import("pathlib").attr("Path")(path).attr("write_text")(s.text);
+          },
+          py::arg("path"), "writes the document to a file");
 
   // ---- sparse tensors: strata.Tensor over a sparse buffer --------------------------------------
   tensor_class
-      .def_property_readonly("is_sparse", [](const PyTensor& t) {
-        return visit(t, [](const auto& x) { return strata::is_sparse(x); });
-      }, "whether the tensor's buffer stores only its nonzero entries")
-      .def_property_readonly("nnz", [](const PyTensor& t) {
-        require_sparse(t, "nnz");
-        return visit(t, [](const auto& x) { return strata::nonzeros(x).size(); });
-      }, "the number of stored entries of a sparse tensor")
-      .def("to_dense", [](const PyTensor& t) {
-        return visit(t, [](const auto& x) { return wrap(strata::to_dense(x)); });
-      }, "a dense row-major copy")
-      .def("csr", [](const PyTensor& t) {
-        require_sparse(t, "csr");
-        return visit(t, [](const auto& x) {
-          using T = typename std::decay_t<decltype(x)>::value_type;
-          const auto c = strata::csr(x);
-          py::array_t<T> data(static_cast<py::ssize_t>(c.values.size()));
-          std::copy(c.values.begin(), c.values.end(), data.mutable_data());
-          return py::make_tuple(data, py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.indices.size()), c.indices.data()),
-                                py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.offsets.size()), c.offsets.data()));
-        });
-      }, "the CSR arrays (data, indices, indptr) of a sparse matrix, as scipy.sparse.csr_matrix "
-         "takes them (copies)")
-      .def("draw", [](const PyTensor& t, const std::string& title) {
-        return visit(t, [&](const auto& x) {
-          return PySvg{strata::is_sparse(x) ? strata::draw::sparse(x, title) : strata::draw::tensor(x, title)};
-        });
-      }, py::arg("title") = "", "a picture of the elements (a sparse matrix: its stored entries "
-                                "and CSR arrays), as strata::draw");
+      .def_property_readonly(
+          "is_sparse",
+          [](const PyTensor& t) {
+            return visit(t, [](const auto& x) { return strata::is_sparse(x); });
+          },
+          "whether the tensor's buffer stores only its nonzero entries")
+      .def_property_readonly(
+          "nnz",
+          [](const PyTensor& t) {
+            require_sparse(t, "nnz");
+            return visit(t, [](const auto& x) { return strata::nonzeros(x).size(); });
+          },
+          "the number of stored entries of a sparse tensor")
+      .def(
+          "to_dense",
+          [](const PyTensor& t) {
+            return visit(t, [](const auto& x) { return wrap(strata::to_dense(x)); });
+          },
+          "a dense row-major copy")
+      .def(
+          "csr",
+          [](const PyTensor& t) {
+            require_sparse(t, "csr");
+            return visit(t, [](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              const auto c = strata::csr(x);
+              py::array_t<T> data(static_cast<py::ssize_t>(c.values.size()));
+              std::copy(c.values.begin(), c.values.end(), data.mutable_data());
+              return py::make_tuple(
+                  data,
+                  py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.indices.size()),
+                                            c.indices.data()),
+                  py::array_t<std::int64_t>(static_cast<py::ssize_t>(c.offsets.size()),
+                                            c.offsets.data()));
+            });
+          },
+          "the CSR arrays (data, indices, indptr) of a sparse matrix, as scipy.sparse.csr_matrix "
+          "takes them (copies)")
+      .def(
+          "draw",
+          [](const PyTensor& t, const std::string& title) {
+            return visit(t, [&](const auto& x) {
+              return PySvg{strata::is_sparse(x) ? strata::draw::sparse(x, title)
+                                                : strata::draw::tensor(x, title)};
+            });
+          },
+          py::arg("title") = "",
+          "a picture of the elements (a sparse matrix: its stored entries "
+          "and CSR arrays), as strata::draw");
 
   m.def("sparse_coo", &sparse_coo, py::arg("shape"), py::arg("coords"), py::arg("values"),
         "a sparse tensor from coordinates [n, rank] (np.argwhere's layout; torch's indices.T) and "
         "n values; repeated coordinates add");
   m.def("csr_matrix", &csr_matrix, py::arg("arrays"), py::arg("shape"),
         "a sparse matrix from scipy's CSR arrays (data, indices, indptr) and its shape");
-  m.def("to_sparse", [](const py::object& x) {
-    const PyTensor t = py::isinstance<PyTensor>(x) ? x.cast<PyTensor>() : asarray(x);
-    return visit(t, [](const auto& v) { return wrap(strata::to_sparse(v)); });
-  }, py::arg("x"), "a sparse copy of a tensor or array: zeros are not stored");
+  m.def(
+      "to_sparse",
+      [](const py::object& x) {
+        const PyTensor t = py::isinstance<PyTensor>(x) ? x.cast<PyTensor>() : asarray(x);
+        return visit(t, [](const auto& v) { return wrap(strata::to_sparse(v)); });
+      },
+      py::arg("x"), "a sparse copy of a tensor or array: zeros are not stored");
 
   // ---- tiled tensors -------------------------------------------------------------------------
-  py::class_<PyTiled>(m, "TiledTensor", "A tensor stored tile after tile (strata::LayoutTensor "
-                                        "over Layout::tiled); each tile is a strata.Tensor view")
+  py::class_<PyTiled>(m, "TiledTensor",
+                      "A tensor stored tile after tile (strata::LayoutTensor "
+                      "over Layout::tiled); each tile is a strata.Tensor view")
       .def(py::init(&tiled_from_dense), py::arg("dense"), py::arg("tile"),
            "a copy of a tensor or array stored in tiles of the given extents (edge tiles smaller)")
-      .def_property_readonly("shape", [](const PyTiled& t) {
-        return visit_tiled(t, [](const auto& x) { return as_tuple(x.layout().logical().extents()); });
-      })
-      .def_property_readonly("dtype", [](const PyTiled& t) {
-        return visit_tiled(t, [](const auto& x) {
-          return std::string(dtype_name<typename std::decay_t<decltype(x)>::value_type>());
-        });
-      })
-      .def_property_readonly("grid", [](const PyTiled& t) {
-        return visit_tiled(t, [](const auto& x) { return as_tuple(x.layout().grid()); });
-      }, "the number of tiles along each axis")
-      .def("tile", [](const PyTiled& t, const std::vector<index_t>& index) {
-        return visit_tiled(t, [&](const auto& x) {
-          using T = typename std::decay_t<decltype(x)>::value_type;
-          return wrap(LayoutTensor<T>(x).piece(strata::IndexSpan(index)));
-        });
-      }, py::arg("index"), "the tile at a grid index: a strata.Tensor view of its storage, no copy")
-      .def("to_dense", [](const PyTiled& t) {
-        return visit_tiled(t, [](const auto& x) { return wrap(x.to_dense()); });
-      }, "a dense row-major copy")
-      .def("__getitem__", [](const PyTiled& t, const std::vector<index_t>& index) {
-        return visit_tiled(t, [&](const auto& x) { return py::cast(x.at(strata::IndexSpan(index))); });
-      }, "the element at a full index (a tuple of integers)")
-      .def("draw", [](const PyTiled& t, const std::string& title) {
-        return visit_tiled(t, [&](const auto& x) { return PySvg{strata::draw::layout(x.layout(), title)}; });
-      }, py::arg("title") = "", "a picture of the tiles and the storage order")
+      .def_property_readonly("shape",
+                             [](const PyTiled& t) {
+                               return visit_tiled(t, [](const auto& x) {
+                                 return as_tuple(x.layout().logical().extents());
+                               });
+                             })
+      .def_property_readonly(
+          "dtype",
+          [](const PyTiled& t) {
+            return visit_tiled(t, [](const auto& x) {
+              return std::string(dtype_name<typename std::decay_t<decltype(x)>::value_type>());
+            });
+          })
+      .def_property_readonly(
+          "grid",
+          [](const PyTiled& t) {
+            return visit_tiled(t, [](const auto& x) { return as_tuple(x.layout().grid()); });
+          },
+          "the number of tiles along each axis")
+      .def(
+          "tile",
+          [](const PyTiled& t, const std::vector<index_t>& index) {
+            return visit_tiled(t, [&](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              return wrap(LayoutTensor<T>(x).piece(strata::IndexSpan(index)));
+            });
+          },
+          py::arg("index"),
+          "the tile at a grid index: a strata.Tensor view of its storage, no copy")
+      .def(
+          "to_dense",
+          [](const PyTiled& t) {
+            return visit_tiled(t, [](const auto& x) { return wrap(x.to_dense()); });
+          },
+          "a dense row-major copy")
+      .def(
+          "__getitem__",
+          [](const PyTiled& t, const std::vector<index_t>& index) {
+            return visit_tiled(
+                t, [&](const auto& x) { return py::cast(x.at(strata::IndexSpan(index))); });
+          },
+          "the element at a full index (a tuple of integers)")
+      .def(
+          "draw",
+          [](const PyTiled& t, const std::string& title) {
+            return visit_tiled(
+                t, [&](const auto& x) { return PySvg{strata::draw::layout(x.layout(), title)}; });
+          },
+          py::arg("title") = "", "a picture of the tiles and the storage order")
       .def("__repr__", [](const PyTiled& t) {
         return visit_tiled(t, [](const auto& x) {
           using T = typename std::decay_t<decltype(x)>::value_type;
           std::ostringstream s;
-          s << "strata.TiledTensor(shape " << strata::to_string(x.layout().logical().extents()) << ", "
-            << x.layout().n_pieces() << " tiles, dtype=" << dtype_name<T>() << ")";
+          s << "strata.TiledTensor(shape " << strata::to_string(x.layout().logical().extents())
+            << ", " << x.layout().n_pieces() << " tiles, dtype=" << dtype_name<T>() << ")";
           return s.str();
         });
       });
 
-  m.def("draw", [](const py::object& x, const std::string& title) {
-    if (!py::hasattr(x, "draw")) {
-      throw py::type_error("strata.draw: expected a strata.Tensor, JaggedTensor or TiledTensor, not " +
-                           py::str(py::type::of(x)).cast<std::string>());
-    }
-    return x.attr("draw")(title);
-  }, py::arg("x"), py::arg("title") = "",
-     "an SVG picture of a tensor, jagged tensor or tiled tensor (strata::draw); Jupyter shows it");
+  m.def(
+      "draw",
+      [](const py::object& x, const std::string& title) {
+        if (!py::hasattr(x, "draw")) {
+          throw py::type_error(
+              "strata.draw: expected a strata.Tensor, JaggedTensor or TiledTensor, not " +
+              py::str(py::type::of(x)).cast<std::string>());
+        }
+        return x.attr("draw")(title);
+      },
+      py::arg("x"), py::arg("title") = "",
+      "an SVG picture of a tensor, jagged tensor or tiled tensor (strata::draw); Jupyter shows it");
 }
 
 }  // namespace strata_python

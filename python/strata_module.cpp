@@ -8,6 +8,7 @@
 #include <strata/interop/dlpack.hpp>
 #include <strata/strata.hpp>
 
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -75,10 +76,16 @@ PyTensor strata_python::asarray(const py::object& obj) {
   if ((code == 'l' || code == 'q') && info.itemsize == 8) return from_buffer_info<std::int64_t>(info, obj);
   if (code == 'i' && info.itemsize == 4) return from_buffer_info<std::int32_t>(info, obj);
   if (code == '?' && info.itemsize == 1) return from_buffer_info<bool>(info, obj);
+  if (f.size() >= 2 && f[f.size() - 2] == 'Z' && code == 'd' && info.itemsize == 16) {
+    return from_buffer_info<std::complex<double>>(info, obj);
+  }
+  if (f.size() >= 2 && f[f.size() - 2] == 'Z' && code == 'f' && info.itemsize == 8) {
+    return from_buffer_info<std::complex<float>>(info, obj);
+  }
   const std::string name = py::hasattr(obj, "dtype") ? py::str(obj.attr("dtype")).cast<std::string>()
                                                     : "'" + f + "' (" + std::to_string(info.itemsize) + " bytes)";
   throw py::type_error("strata.asarray: element type " + name +
-                       " is not one of float64, float32, int64, int32, bool");
+                       " is not one of float64, float32, int64, int32, bool, complex128, complex64");
 }
 
 namespace {
@@ -112,12 +119,14 @@ PyTensor from_dlpack(const py::object& obj) {
     if (d.code == kDLInt && d.bits == 64) return wrap(strata::from_dlpack<std::int64_t>(m));
     if (d.code == kDLInt && d.bits == 32) return wrap(strata::from_dlpack<std::int32_t>(m));
     if (d.code == kDLUInt && d.bits == 8) return wrap(strata::from_dlpack<std::uint8_t>(m).copy());
+    if (d.code == kDLComplex && d.bits == 128) return wrap(strata::from_dlpack<std::complex<double>>(m));
+    if (d.code == kDLComplex && d.bits == 64) return wrap(strata::from_dlpack<std::complex<float>>(m));
     if (d.code == 6 /* kDLBool, DLPack >= 0.8 */ && d.bits == 8) {
       m->dl_tensor.dtype = {kDLUInt, 8, 1};
       return wrap(strata::from_dlpack<bool>(m));
     }
     throw py::type_error("strata.from_dlpack: element type " + strata::detail::dlpack_type_name(d) +
-                         " is not one of float64, float32, int64, int32, bool");
+                         " is not one of float64, float32, int64, int32, bool, complex128, complex64");
   };
   PyTensor out = import();
   PyCapsule_SetName(capsule.ptr(), "used_dltensor");  // strata owns it now
@@ -182,27 +191,61 @@ void require_writable(const PyTensor& t, const char* operation) {
 py::object reduce(const PyTensor& t, const py::object& axis, const char* which) {
   return visit(t, [&](const auto& x) -> py::object {
     const std::string w = which;
-    if (axis.is_none()) {
-      if (w == "sum") return py::cast(strata::sum(x));
-      if (w == "min") return py::cast(strata::min(x));
-      if (w == "max") return py::cast(strata::max(x));
-      return py::cast(strata::mean(x));
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (is_complex_v<T>) {
+      // complex numbers have no order; a mean is the sum over the count
+      if (w == "min" || w == "max") {
+        throw py::type_error(w + ": complex numbers have no order");
+      }
+      const index_t count = axis.is_none() ? x.size() : x.shape()[static_cast<std::size_t>(
+                                                            axis.cast<index_t>() < 0 ? axis.cast<index_t>() + x.rank()
+                                                                                     : axis.cast<index_t>())];
+      if (axis.is_none()) {
+        const T total = strata::sum(x);
+        return py::cast(w == "sum" ? total : total / static_cast<typename T::value_type>(count));
+      }
+      PyTensor total = wrap(strata::sum(x, axis.cast<index_t>()));
+      if (w == "sum") return py::cast(total);
+      return py::cast(evaluate(binary(Op::div, leaf(total), number(py::float_(double(count))), "mean")));
+    } else {
+      if (axis.is_none()) {
+        if (w == "sum") return py::cast(strata::sum(x));
+        if (w == "min") return py::cast(strata::min(x));
+        if (w == "max") return py::cast(strata::max(x));
+        return py::cast(strata::mean(x));
+      }
+      const auto a = axis.cast<index_t>();
+      if (w == "sum") return py::cast(wrap(strata::sum(x, a)));
+      if (w == "min") return py::cast(wrap(strata::min(x, a)));
+      if (w == "max") return py::cast(wrap(strata::max(x, a)));
+      return py::cast(wrap(strata::mean(x, a)));
     }
-    const auto a = axis.cast<index_t>();
-    if (w == "sum") return py::cast(wrap(strata::sum(x, a)));
-    if (w == "min") return py::cast(wrap(strata::min(x, a)));
-    if (w == "max") return py::cast(wrap(strata::max(x, a)));
-    return py::cast(wrap(strata::mean(x, a)));
   });
 }
 
+/// NumPy's print of a tensor: strata's printer (the same format), NumPy's own for complex
+/// numbers (`1.+2.j`).
+std::string tensor_text(const py::object& self) {
+  const auto& t = self.cast<const PyTensor&>();
+  return visit(t, [&](const auto& x) -> std::string {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (is_complex_v<T>) {
+      return py::str(py::module_::import("numpy").attr("asarray")(py::cast(wrap(x.copy()))));
+    } else {
+      std::ostringstream s;
+      s << x;
+      return s.str();
+    }
+  });
+}
 
 /// The node of an operand: a strata.Expr, a strata.Tensor, a Python number or any object with
 /// the buffer protocol (a NumPy array, read in place); null for anything else.
 NodePtr as_node(const py::handle& x) {
   if (py::isinstance<PyExpr>(x)) return x.cast<const PyExpr&>().node;
   if (py::isinstance<PyTensor>(x)) return leaf(x.cast<PyTensor>());
-  if (py::isinstance<py::bool_>(x) || py::isinstance<py::int_>(x) || py::isinstance<py::float_>(x)) {
+  if (py::isinstance<py::bool_>(x) || py::isinstance<py::int_>(x) || py::isinstance<py::float_>(x) ||
+      PyComplex_Check(x.ptr()) != 0) {
     return number(x);
   }
   if (PyObject_CheckBuffer(x.ptr()) != 0) return leaf(asarray(py::reinterpret_borrow<py::object>(x)));
@@ -265,7 +308,8 @@ void def_expression_operators(Class& cls) {
         throw py::value_error("the truth value of a tensor with " + std::to_string(x.size()) +
                               " elements is ambiguous: use strata.all / any, or reduce it first");
       }
-      return static_cast<bool>(x.at(strata::Index(static_cast<std::size_t>(x.rank()), 0)));
+      using T = typename std::decay_t<decltype(x)>::value_type;
+      return x.at(strata::Index(static_cast<std::size_t>(x.rank()), 0)) != T{};
     });
   });
   // NumPy's operators and ufuncs hand a strata operand back to strata's reflected operators
@@ -403,15 +447,12 @@ PYBIND11_MODULE(strata, m) {
         py::object array = py::module_::import("numpy").attr("asarray")(py::memoryview(self));
         return dtype.is_none() ? array : array.attr("astype")(dtype);
       }, py::arg("dtype") = py::none())
-      .def("__str__", [](const PyTensor& t) {
-        std::ostringstream s;
-        visit(t, [&](const auto& x) { s << x; });
-        return s.str();
-      })
+      .def("__str__", [](const py::object& self) { return tensor_text(self); })
       .def("__repr__", [](const PyTensor& t) {
         std::ostringstream s;
         visit(t, [&](const auto& x) {
-          s << "strata.Tensor(" << x << ", dtype=" << dtype_name<typename std::decay_t<decltype(x)>::value_type>() << ")";
+          s << "strata.Tensor(" << tensor_text(py::cast(t)) << ", dtype="
+            << dtype_name<typename std::decay_t<decltype(x)>::value_type>() << ")";
         });
         return s.str();
       });
@@ -491,12 +532,7 @@ PYBIND11_MODULE(strata, m) {
   m.def("from_dlpack", &from_dlpack, py::arg("obj"),
         "A strata.Tensor over the memory of any DLPack producer (torch.Tensor, a NumPy array...), "
         "no copy");
-  m.def("zeros", [](const std::vector<index_t>& shape, const std::string& dtype) -> PyTensor {
-    if (dtype == "float64") return wrap(Tensor<double>(shape));
-    if (dtype == "float32") return wrap(Tensor<float>(shape));
-    if (dtype == "int64") return wrap(Tensor<std::int64_t>(shape));
-    if (dtype == "int32") return wrap(Tensor<std::int32_t>(shape));
-    if (dtype == "bool") return wrap(Tensor<bool>(shape));
-    throw py::type_error("strata.zeros: dtype '" + dtype + "' is not one of float64, float32, int64, int32, bool");
+  m.def("zeros", [](const std::vector<index_t>& shape, const py::object& dtype) {
+    return zeros(Index(shape.begin(), shape.end()), dtype_argument(dtype, "strata.zeros"));
   }, py::arg("shape"), py::arg("dtype") = "float64");
 }

@@ -211,3 +211,42 @@ def test_bad_expressions_raise_python_errors_naming_the_operation():
     assert (read_only == 0).all()
     with pytest.raises(TypeError):
         np.sqrt(t)  # ufuncs are refused: strata.sqrt is the lazy one
+
+
+def test_complex_tensors_and_expressions_match_numpy():
+    rng = np.random.default_rng(11)
+    z = rng.standard_normal((4, 5)) + 1j * rng.standard_normal((4, 5))
+    w = (rng.standard_normal(5) + 1j * rng.standard_normal(5)).astype(np.complex64)
+    tz, tw = strata.asarray(z), strata.asarray(w)
+    assert tz.dtype == "complex128" and tw.dtype == "complex64"
+    assert np.asarray(tz).ctypes.data == z.ctypes.data  # no copy
+    np.testing.assert_array_equal(np.asarray(tz * (2 - 1j) + 1 - tz[::-1]), z * (2 - 1j) + 1 - z[::-1])
+    np.testing.assert_array_equal(np.asarray(tz * tw), z * w)  # complex64 widens to complex128
+    assert (tz * tw).dtype == "complex128" and (tw * 2.5).dtype == "complex64"
+    assert (strata.asarray(np.ones(3, np.float32)) + 1j).dtype == "complex64"
+    assert (strata.asarray(np.ones(3, np.int32)) + 1j).dtype == "complex128"
+    np.testing.assert_allclose(np.asarray(tz / tw), z / w, rtol=1e-6)
+    np.testing.assert_allclose(np.asarray(tz / (tz + 3)), z / (z + 3), rtol=1e-15)
+    got = abs(tz)
+    assert got.dtype == "float64"
+    np.testing.assert_allclose(np.asarray(got), abs(z), rtol=1e-15)
+    for f in ["sqrt", "exp", "log", "sin", "cos", "tanh"]:
+        np.testing.assert_allclose(np.asarray(getattr(strata, f)(tz)), getattr(np, f)(z), rtol=1e-13)
+    np.testing.assert_array_equal(np.asarray(tz == tz[0]), z == z[0])
+    np.testing.assert_array_equal(np.asarray(tz ** 2), z ** 2)
+    assert tz.sum() == pytest.approx(z.sum()) and tz.mean() == pytest.approx(z.mean())
+    np.testing.assert_allclose(np.asarray(tz.mean(axis=0)), z.mean(axis=0))
+    out = np.zeros(5)
+    strata.asarray(out)[...] = tw  # complex into float: the real part (NumPy's unsafe cast)
+    np.testing.assert_array_equal(out, w.real.astype(np.float64))
+    assert str(strata.asarray(np.array([1 + 2j, -3j]))) == str(np.array([1 + 2j, -3j]))
+    back = np.from_dlpack(tz)
+    assert back.ctypes.data == z.ctypes.data and back.dtype == np.complex128
+    assert strata.from_dlpack(z).dtype == "complex128"
+    assert strata.zeros([2], "complex64").dtype == "complex64"
+    with pytest.raises(TypeError, match="no order"):
+        tz < tz
+    with pytest.raises(TypeError, match="no order"):
+        tz.max()
+    with pytest.raises(TypeError, match="complex128"):
+        strata.JaggedTensor([[1j]])

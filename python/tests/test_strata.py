@@ -126,7 +126,7 @@ def test_errors_are_python_exceptions_of_the_right_kind():
     with pytest.raises(TypeError):
         strata.asarray(np.zeros(3, dtype=np.float16))
     with pytest.raises(TypeError):
-        strata.from_dlpack(np.zeros(3, dtype=np.complex64))
+        strata.from_dlpack(np.zeros(3, dtype=np.float16))
     with pytest.raises(TypeError):
         strata.zeros([2], dtype="float16")
     with pytest.raises(ValueError):

@@ -143,6 +143,10 @@ def test_tiled_tensors_share_tiles_with_numpy():
         strata.TiledTensor(a, [2, 0])  # a tile extent of 0
     with pytest.raises(IndexError):
         t.tile([3, 0])
+    with pytest.raises(IndexError, match=r"index \[5 0\] is outside"):
+        t[5, 0]
+    with pytest.raises(IndexError, match="tile grid"):
+        t.tile([0])
 
 
 def test_draw_returns_svg_for_jupyter():

@@ -179,6 +179,27 @@ def test_large_expressions_run_in_parallel_with_the_same_result():
     np.testing.assert_array_equal(np.asarray(got), u[::-1] * w - np.sqrt(u))
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_fused_steps_over_several_blocks_of_a_row_are_numpy_bit_for_bit(dtype):
+    # Rows of 598 elements: several blocks and a partial one; fused steps reading views of
+    # different rows, a column broadcast along the rows, reversed rows and numbers.
+    rng = np.random.default_rng(5)
+    u = rng.random((300, 600)).astype(dtype)
+    col = rng.random((298, 1)).astype(dtype)
+    v = np.zeros_like(u)
+    tu, tv, tc = strata.asarray(u), strata.asarray(v), strata.asarray(col)
+    c = tu[1:-1, 1:-1]
+    tv[1:-1, 1:-1] = c + 0.1 * (tu[:-2, 1:-1] + tu[2:, 1:-1] + tu[1:-1, :-2] + tu[1:-1, 2:] - 4 * c)
+    want = np.zeros_like(u)
+    m = u[1:-1, 1:-1]
+    want[1:-1, 1:-1] = m + 0.1 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * m)
+    np.testing.assert_array_equal(v, want)
+    got = (tc * tu[1:-1, ::-1][:, 1:-1] + tc / 3) * (tu[2:, 1:-1] - tc) - (c - 2) / (c + 1)
+    ref = (col * u[1:-1, ::-1][:, 1:-1] + col / 3) * (u[2:, 1:-1] - col) - (m - 2) / (m + 1)
+    assert got.dtype == ref.dtype
+    np.testing.assert_array_equal(np.asarray(got), ref)
+
+
 def test_bad_expressions_raise_python_errors_naming_the_operation():
     t = strata.asarray(np.zeros((2, 3)))
     with pytest.raises(ValueError, match=r"a \+ b.*\[2 3\].*\[4\]"):

@@ -841,7 +841,8 @@ void interop() {
   const auto m = strata::blas_matrix(t.transpose());
   std::cout << "blas_matrix(t.T): " << (m.row_major ? "row" : "column") << "-major, "
             << m.rows << " x " << m.cols << ", lda " << m.leading << "\n";
-  // To code written against std::mdspan (StridedSpan where the library has no <mdspan>).
+  // To code written against std::mdspan (StridedSpan where the library has no <mdspan>); any
+  // other mdspan-shaped type M (std::experimental::mdspan, Kokkos::mdspan): to_mdspan_as<M>(t).
   auto md = strata::to_mdspan<2>(t.select({strata::Range{1, 3}, strata::Range{{}, {}, 2}}));
   md(1, 1) = -1.0;  // t[2, 2], through a view of the same memory
   std::cout << "to_mdspan(t[1:3, ::2]): extents " << md.extent(0) << " x " << md.extent(1)

@@ -192,6 +192,82 @@ TEST_CASE("to_mdspan views a tensor as an mdspan-shaped view, no copy", "[intero
   strata::test::check_error<strata::ShapeError>([&] { (void)strata::to_mdspan<3>(t); }, "span", "3");
 }
 
+namespace mini {
+// The parts of std::mdspan<T, std::dextents<I, N>, std::layout_stride> that to_mdspan_as uses,
+// written as the standard specifies them (the reference implementation and Kokkos' mdspan have
+// the same members): it stands for an mdspan that this standard library lacks.
+template <class I, std::size_t N>
+struct dextents {
+  using index_type = I;
+  static constexpr std::size_t rank() { return N; }
+  static constexpr std::size_t rank_dynamic() { return N; }
+  explicit dextents(const std::array<I, N>& e) : e_(e) {}
+  I extent(std::size_t k) const { return e_[k]; }
+  std::array<I, N> e_;
+};
+
+struct layout_stride {
+  template <class E>
+  struct mapping {
+    using index_type = typename E::index_type;
+    mapping(const E& e, const std::array<index_type, E::rank()>& s) : extents_(e), strides_(s) {}
+    template <class... J>
+    index_type operator()(J... i) const {
+      index_type offset = 0;
+      std::size_t k = 0;
+      ((offset += static_cast<index_type>(i) * strides_[k++]), ...);
+      return offset;
+    }
+    E extents_;
+    std::array<index_type, E::rank()> strides_;
+  };
+};
+
+template <class T, class E, class L>
+struct mdspan {
+  using element_type = T;
+  using extents_type = E;
+  using mapping_type = typename L::template mapping<E>;
+  mdspan(T* p, const mapping_type& m) : p_(p), map_(m) {}
+  template <class... J>
+  T& operator()(J... i) const { return p_[map_(i...)]; }
+  T* data_handle() const { return p_; }
+  const mapping_type& mapping() const { return map_; }
+  T* p_;
+  mapping_type map_;
+};
+}  // namespace mini
+
+TEST_CASE("to_mdspan_as gives any std::mdspan-shaped type with a layout_stride mapping", "[interop]") {
+  Tensor<double> t({3, 4});
+  for (index_t k = 0; k < 12; ++k) t.at({k / 4, k % 4}) = static_cast<double>(k);
+  using M = mini::mdspan<double, mini::dextents<long, 2>, mini::layout_stride>;
+  const auto v = t.select({Range{1, 3}, Range{{}, {}, 2}}).transpose();  // v[i, j] = t[1 + j, 2 i]
+  const M m = strata::to_mdspan_as<M>(v);
+  CHECK(m.data_handle() == t.data() + 4);  // element (1, 0), no copy
+  CHECK(m.mapping().extents_.extent(0) == 2);
+  CHECK(m.mapping().extents_.extent(1) == 2);
+  CHECK(m.mapping().strides_ == std::array<long, 2>{2, 4});
+  for (long i = 0; i < 2; ++i) {
+    for (long j = 0; j < 2; ++j) {
+      CHECK(m(i, j) == t.at({1 + j, 2 * i}));
+    }
+  }
+  m(0, 1) = -2.0;  // writes through: t[2, 0]
+  CHECK(t.at({2, 0}) == -2.0);
+  // read-only views give an mdspan of const elements
+  using C = mini::mdspan<const double, mini::dextents<int, 1>, mini::layout_stride>;
+  const C row = strata::to_mdspan_as<C>(Tensor<const double>(t).select({index_t{1}}));
+  CHECK(row(3) == 7.0);
+  // layout_stride takes no negative stride; a wrong rank is the span's ShapeError
+  const auto r = t.select({Range{{}, {}, -1}});
+  strata::test::check_error<strata::LayoutError>([&] { (void)strata::to_mdspan_as<M>(r); }, "to_mdspan",
+                                                 "stride -4");
+  using M3 = mini::mdspan<double, mini::dextents<long, 3>, mini::layout_stride>;
+  strata::test::check_error<strata::ShapeError>([&] { (void)strata::to_mdspan_as<M3>(t); }, "span", "3");
+  CHECK(t.at({2, 0}) == -2.0);  // unchanged by the refusals
+}
+
 TEST_CASE("blas_matrix describes a matrix view for BLAS, or says why it cannot", "[interop]") {
   auto t = numbered<double>({4, 6});
   const auto rows = strata::blas_matrix(t.select({Range{1, 3}}));

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <span>
 #include <vector>
@@ -211,6 +212,100 @@ void row_var_strata(benchmark::State& state) {
     benchmark::DoNotOptimize(v.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- NaN-skipping and weighted per-row means of the same 10^6 rows -----------------------------
+
+/// The rows of many_rows() with one value in 16 NaN (about two rows in three hold one).
+const JaggedTensor<float>& rows_with_nans() {
+  static const JaggedTensor<float> t = [] {
+    JaggedTensor<float> out(many_rows().shape());
+    out.values().assign(many_rows().values());
+    float* v = out.values().data();
+    for (index_t k = 7; k < out.size(); k += 16) {
+      v[k] = std::numeric_limits<float>::quiet_NaN();
+    }
+    return out;
+  }();
+  return t;
+}
+
+/// One weight per value of many_rows(): 1, 2, 3, 4, 1, ...
+const JaggedTensor<float>& row_weights() {
+  static const JaggedTensor<float> w = [] {
+    JaggedTensor<float> out(many_rows().shape());
+    float* v = out.values().data();
+    for (index_t k = 0; k < out.size(); ++k) {
+      v[k] = static_cast<float>(1 + k % 4);
+    }
+    return out;
+  }();
+  return w;
+}
+
+void row_nanmean_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = rows_with_nans();
+  const float* values = t.values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  std::vector<float> out(offsets.size() - 1);
+  for (auto _ : state) {
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      float sum = 0;
+      index_t kept = 0;
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        const float x = values[k];
+        sum += x == x ? x : 0.0F;
+        kept += x == x ? 1 : 0;
+      }
+      out[r] = sum / static_cast<float>(kept);
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void row_nanmean_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = rows_with_nans();
+  for (auto _ : state) {
+    auto m = strata::nanmean(t, 1);
+    benchmark::DoNotOptimize(m.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+void row_average_hand(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const float* values = t.values().data();
+  const float* weights = row_weights().values().data();
+  const std::span<const index_t> offsets = t.offsets();
+  std::vector<float> out(offsets.size() - 1);
+  for (auto _ : state) {
+    for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+      float products = 0;
+      float total = 0;
+      for (index_t k = offsets[r]; k < offsets[r + 1]; ++k) {
+        products += values[k] * weights[k];
+        total += weights[k];
+      }
+      out[r] = products / total;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(2 * sizeof(float)));
+}
+
+void row_average_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = many_rows();
+  const JaggedTensor<float>& w = row_weights();
+  for (auto _ : state) {
+    auto m = strata::average(t, 1, w);
+    benchmark::DoNotOptimize(m.data());
+  }
+  state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(2 * sizeof(float)));
 }
 
 // ---- per-row indexing of the same 10^6 rows: filter by a ragged mask, take by a ragged index ----
@@ -758,6 +853,10 @@ BENCHMARK(column_sum_hand)->Name("column_sum/hand")->Unit(benchmark::kMillisecon
 BENCHMARK(column_sum_strata)->Name("column_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_nanmean_hand)->Name("row_nanmean/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_nanmean_strata)->Name("row_nanmean/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_average_hand)->Name("row_average/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(row_average_strata)->Name("row_average/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(filter_hand)->Name("filter_each/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(filter_strata)->Name("filter_each/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(take_hand)->Name("take_each/hand")->Unit(benchmark::kMillisecond);

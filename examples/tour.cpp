@@ -638,6 +638,17 @@ void jagged() {
             << ", argmax " << strata::argmax(scores, 1) << " (empty rows: 0, nan, -1)\n";
   std::cout << "std " << strata::std(scores, 1) << ", ptp " << strata::ptp(scores, 1) << ", count "
             << strata::count(scores, 1) << ", all > 0 " << strata::all(scores > 0.0F, 1) << "\n";
+  // The same skipping NaN (awkward's nansum ... nanargmax): a missing measurement left out.
+  const JaggedTensor<double> measured(
+      std::vector<std::vector<double>>{{1.0, std::nan(""), 3.0}, {std::nan("")}, {-2.0, 4.0}});
+  std::cout << "nansum " << strata::nansum(measured, 1) << ", nanmean " << strata::nanmean(measured, 1)
+            << ", nanargmax " << strata::nanargmax(measured, 1) << " (a row of NaN: 0, nan, -1)"
+            << "; max from 0: " << strata::max(scores, 1, strata::Initial{0.0F}) << "\n";
+  // Weighted means (np.average, awkward's mean with weight=): one weight per value.
+  const JaggedTensor<double> hits(std::vector<std::vector<double>>{{1.0, 2.0, 4.0}, {}, {5.0}});
+  const JaggedTensor<double> weights(std::vector<std::vector<double>>{{1.0, 1.0, 2.0}, {}, {3.0}});
+  std::cout << "average(hits, 1, weights) " << strata::average(hits, 1, weights)
+            << " (an empty row: 0 / 0)\n";
   // Indexing each row as awkward does: a ragged mask keeps what it marks, a ragged or regular
   // integer index picks (negative from the row's end).
   std::cout << "filter_each(scores, scores > 4): " << strata::filter_each(scores, scores > 4.0F)

@@ -200,6 +200,75 @@ py::object reduce(const PyJagged& t, const std::string& name, const py::object& 
   });
 }
 
+/// The values of @p x as one row (what a reduction with axis None combines).
+template <class T>
+JaggedTensor<T> one_row(const JaggedTensor<T>& x) {
+  auto out = JaggedTensor<T>::for_overwrite(strata::Jagged::from_lengths(std::vector<index_t>{x.size()}));
+  out.values().assign(x.values());
+  return out;
+}
+
+/// nansum, nanprod, nanmean, nanmin, nanmax, nanvar, nanstd, nanargmin, nanargmax: NaN left
+/// out; None gives a number (all values), an axis a strata.Tensor.
+py::object nan_reduce(const PyJagged& t, const std::string& name, const py::object& axis_object,
+                      index_t ddof) {
+  const auto axis = reduction_axis(axis_object, name.c_str());
+  return visit_jagged(t, [&](const auto& x) -> py::object {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (std::is_same_v<T, bool>) {
+      throw py::type_error("strata.JaggedTensor." + name + ": a bool tensor has no " + name +
+                           " (convert it first: JaggedTensor.from_offsets(values.astype(int), offsets))");
+    } else {
+      const auto run = [&](const JaggedTensor<T>& y, const strata::Index& axes) -> py::object {
+        if (name == "nansum")
+          return py::cast(wrap(strata::nansum(y, axes)));
+        if (name == "nanprod")
+          return py::cast(wrap(strata::nanprod(y, axes)));
+        if (name == "nanmean")
+          return py::cast(wrap(strata::nanmean(y, axes)));
+        if (name == "nanmin")
+          return py::cast(wrap(strata::nanmin(y, axes)));
+        if (name == "nanmax")
+          return py::cast(wrap(strata::nanmax(y, axes)));
+        if (name == "nanvar")
+          return py::cast(wrap(strata::nanvar(y, axes, strata::Ddof{ddof})));
+        if (name == "nanstd")
+          return py::cast(wrap(strata::nanstd(y, axes, strata::Ddof{ddof})));
+        if (name == "nanargmin")
+          return py::cast(wrap(strata::nanargmin(y, axes)));
+        return py::cast(wrap(strata::nanargmax(y, axes)));
+      };
+      if (axis)
+        return run(x, strata::Index{*axis});
+      const py::object all = run(one_row(x), strata::Index{1});
+      return all.attr("__getitem__")(0);  // the one row's value, a Python number
+    }
+  });
+}
+
+/// average(weights, axis): the weighted mean, NumPy's np.average.
+py::object average(const PyJagged& t, const PyJagged& weights, const py::object& axis_object) {
+  const auto axis = reduction_axis(axis_object, "average");
+  return visit_jagged(t, [&](const auto& x) -> py::object {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    return visit_jagged(weights, [&](const auto& w) -> py::object {
+      using W = typename std::decay_t<decltype(w)>::value_type;
+      if constexpr (std::is_same_v<T, bool> || std::is_same_v<W, bool>) {
+        throw py::type_error("strata.JaggedTensor.average: bool values or weights are not offered");
+      } else if constexpr (!std::is_same_v<T, W>) {
+        throw py::type_error(std::string("strata.JaggedTensor.average: weights of ") +
+                             dtype_name<W>() + " for values of " + dtype_name<T>() +
+                             " (give both one type)");
+      } else {
+        if (axis)
+          return py::cast(wrap(strata::average(x, strata::Index{*axis}, w)));
+        return py::cast(wrap(strata::average(one_row(x), strata::Index{1}, one_row(w))))
+            .attr("__getitem__")(0);
+      }
+    });
+  });
+}
+
 }  // namespace
 
 void def_jagged(py::module_& m) {
@@ -328,6 +397,27 @@ void def_jagged(py::module_& m) {
         "that "
         "has one (awkward's axis=0); a strata.Tensor");
   }
+  for (const char* name : {"nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"}) {
+    cls.def(
+        name,
+        [name = std::string(name)](const PyJagged& t, const py::object& axis) {
+          return nan_reduce(t, name, axis, 0);
+        },
+        py::arg("axis") = py::none(),
+        "as the reduction without nan, NaN left out (awkward's nan-reductions: a row of nothing "
+        "but NaN is an empty one)");
+  }
+  for (const char* name : {"nanvar", "nanstd"}) {
+    cls.def(
+        name,
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof) {
+          return nan_reduce(t, name, axis, ddof);
+        },
+        py::arg("axis") = py::none(), py::arg("ddof") = 0, "as var / std, NaN left out");
+  }
+  cls.def("average", &average, py::arg("weights"), py::arg("axis") = py::none(),
+          "the weighted mean sum(w * x) / sum(w) (NumPy's np.average, awkward's mean with "
+          "weight=), weights a JaggedTensor of the same structure and type");
   for (const char* name : {"var", "std"}) {
     cls.def(
         name,

@@ -76,6 +76,47 @@ def test_jagged_reductions_match_numpy_row_by_row(seed):
     np.testing.assert_array_equal(np.asarray(j.max(axis=0)), [max(c) for c in columns])
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_jagged_nan_reductions_and_average_match_numpy_row_by_row(seed):
+    rng = np.random.default_rng(100 + seed)
+    rows = [np.where(rng.random(n) < 0.3, np.nan, rng.integers(-3, 4, n).astype(float))
+            for n in rng.integers(0, 7, 12)]
+    rows[1] = np.array([np.nan, np.nan])  # nothing but NaN: an empty row to the nan-reductions
+    j = strata.JaggedTensor(rows)
+    kept = [r[~np.isnan(r)] for r in rows]
+    np.testing.assert_array_equal(np.asarray(j.nansum(1)), [k.sum() for k in kept])
+    np.testing.assert_array_equal(np.asarray(j.nanprod(-1)), [k.prod() for k in kept])
+    np.testing.assert_allclose(np.asarray(j.nanmean(1)),
+                               [k.mean() if len(k) else np.nan for k in kept], rtol=1e-12)
+    np.testing.assert_array_equal(np.asarray(j.nanmin(1)), [k.min() if len(k) else np.inf for k in kept])
+    np.testing.assert_array_equal(np.asarray(j.nanmax(1)), [k.max() if len(k) else -np.inf for k in kept])
+    want = [np.nanargmax(r) if len(k) else -1 for r, k in zip(rows, kept)]
+    np.testing.assert_array_equal(np.asarray(j.nanargmax(1)), want)
+    want = [np.nanargmin(r) if len(k) else -1 for r, k in zip(rows, kept)]
+    np.testing.assert_array_equal(np.asarray(j.nanargmin(1)), want)
+    np.testing.assert_allclose(np.asarray(j.nanvar(1, ddof=1)),
+                               [k.var(ddof=1) if len(k) > 1 else np.nan for k in kept], rtol=1e-12)
+    values = np.concatenate(rows)
+    assert j.nansum() == np.nansum(values) and j.nanmax() == np.nanmax(values)
+    assert j.nanstd() == pytest.approx(np.nanstd(values))
+    assert j.nanargmin() == np.nanargmin(values)
+    # weighted means: np.average of each row, and of every value
+    w = strata.JaggedTensor([rng.integers(1, 4, len(r)).astype(float) for r in rows])
+    x = strata.JaggedTensor([np.nan_to_num(r) for r in rows])
+    ws = w.to_list()
+    got = np.asarray(x.average(w, 1))
+    for r, wr, g in zip(rows, ws, got):
+        if len(r):
+            assert g == pytest.approx(np.average(np.nan_to_num(r), weights=wr))
+        else:
+            assert np.isnan(g)
+    assert x.average(w) == pytest.approx(np.average(np.nan_to_num(values), weights=np.concatenate(ws)))
+    with pytest.raises(ValueError, match="weights of shape"):
+        x.average(strata.JaggedTensor([[1.0]]), 1)
+    with pytest.raises(TypeError, match="weights of float32"):
+        x.average(strata.JaggedTensor([np.ones(len(r), np.float32) for r in rows]), 1)
+
+
 def test_jagged_bad_input_raises_python_errors():
     with pytest.raises(ValueError, match="row 1 has 2 dimensions"):
         strata.JaggedTensor([[1], [[1, 2]]])

@@ -646,6 +646,53 @@ template <class T, std::integral A>
 Tensor<T> max(const JaggedTensor<T>& t, A axis, bool keepdims = false) {
   return max(t, Index{static_cast<index_t>(axis)}, keepdims);
 }
+
+/// The initial value of a minimum or maximum (NumPy's and awkward's `initial=`): the result
+/// combines it with the values, so an empty row gives it. `min(jt, 1, strata::Initial{0.0})`.
+template <class T>
+struct Initial {
+  T value;  ///< combined with every row's values
+};
+/// `Initial{0.0}` is an Initial<double> (a guide: clang 14 deduces no aggregate's arguments).
+template <class T>
+Initial(T) -> Initial<T>;
+
+/// Minimum of each row along one ragged axis, or along the outer axis of `n * var` (`0`),
+/// starting from @p initial (`np.min(row, initial=v)`, `ak.min(..., initial=v)`): the smaller of
+/// it and the row's values, @p initial for an empty row, NaN when either is NaN.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param initial the value to start from, of the tensor's type
+/// @param keepdims keep it with extent 1
+/// @return the minima
+/// @throws ShapeError, IndexError as the axes overload of min()
+template <class T, std::integral A>
+Tensor<T> min(const JaggedTensor<T>& t, A axis, Initial<T> initial, bool keepdims = false) {
+  Tensor<T> out = min(t, Index{static_cast<index_t>(axis)}, keepdims);
+  T* const x = out.data();  // a new contiguous tensor
+  for (index_t k = 0; k < out.size(); ++k) {
+    x[k] = detail::extreme_of(initial.value, x[k], false);
+  }
+  return out;
+}
+/// Maximum of each row along one ragged axis, or along the outer axis of `n * var` (`0`),
+/// starting from @p initial (`np.max(row, initial=v)`, `ak.max(..., initial=v)`): the larger of
+/// it and the row's values, @p initial for an empty row, NaN when either is NaN.
+/// @param t the tensor
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param initial the value to start from, of the tensor's type
+/// @param keepdims keep it with extent 1
+/// @return the maxima
+/// @throws ShapeError, IndexError as the axes overload of max()
+template <class T, std::integral A>
+Tensor<T> max(const JaggedTensor<T>& t, A axis, Initial<T> initial, bool keepdims = false) {
+  Tensor<T> out = max(t, Index{static_cast<index_t>(axis)}, keepdims);
+  T* const x = out.data();  // a new contiguous tensor
+  for (index_t k = 0; k < out.size(); ++k) {
+    x[k] = detail::extreme_of(initial.value, x[k], true);
+  }
+  return out;
+}
 /// Position of each row's minimum along one ragged axis.
 /// @param t the tensor
 /// @param axis the ragged axis, or 0 for the outer axis of `n * var`

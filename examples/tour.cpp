@@ -649,6 +649,14 @@ void jagged() {
   const JaggedTensor<double> weights(std::vector<std::vector<double>>{{1.0, 1.0, 2.0}, {}, {3.0}});
   std::cout << "average(hits, 1, weights) " << strata::average(hits, 1, weights)
             << " (an empty row: 0 / 0)\n";
+  // Missing values (awkward's option type): None where a row has nothing, instead of the
+  // identity, then filled, dropped or padded to a regular block.
+  std::cout << "max(scores, 1, mask_identity) " << strata::max(scores, 1, strata::mask_identity)
+            << ", firsts " << strata::firsts(scores) << ", lasts filled with 0 "
+            << strata::fill_none(strata::lasts(scores), 0.0F)
+            << "\npad_none(scores, 2): " << strata::pad_none(scores, 2)
+            << "; clipped to 2, regular:\n"
+            << strata::pad_none(scores, 2, strata::Clip{}) << "\n";
   // Indexing each row as awkward does: a ragged mask keeps what it marks, a ragged or regular
   // integer index picks (negative from the row's end).
   std::cout << "filter_each(scores, scores > 4): " << strata::filter_each(scores, scores > 4.0F)

@@ -269,6 +269,76 @@ py::object average(const PyJagged& t, const PyJagged& weights, const py::object&
   });
 }
 
+/// A reduction's result with awkward's mask_identity=True: a numpy.ma.MaskedArray masked where
+/// the group had no value (no value that is not NaN when @p skip_nan), 0 under the mask; with
+/// axis None, None when there is no value at all.
+py::object with_mask_identity(const PyJagged& t, const py::object& result,
+                              const std::optional<index_t>& axis, bool skip_nan) {
+  const py::module_ np = py::module_::import("numpy");
+  return visit_jagged(t, [&](const auto& x) -> py::object {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (std::is_same_v<T, bool>) {
+      return result;  // not reached: a bool tensor has no reduction but count
+    } else {
+      if (!axis) {
+        const bool any = skip_nan ? strata::nansum(one_row(x), 1, strata::mask_identity).count() > 0
+                                  : x.size() > 0;
+        return any ? result : py::none();
+      }
+      const Tensor<bool> valid = skip_nan ? strata::nansum(x, *axis, strata::mask_identity).valid()
+                                          : strata::sum(x, *axis, strata::mask_identity).valid();
+      const py::object v = np.attr("asarray")(py::cast(wrap(valid)));
+      const py::object data = np.attr("asarray")(result);
+      return np.attr("ma").attr("MaskedArray")(
+          np.attr("where")(v, data, 0).attr("astype")(data.attr("dtype")),
+          py::arg("mask") = np.attr("logical_not")(v));
+    }
+  });
+}
+
+/// A copy of a masked dense tensor as a numpy.ma.MaskedArray (NumPy's mask: true where missing).
+template <class T>
+py::object masked_array(const strata::Masked<Tensor<T>>& m) {
+  const py::module_ np = py::module_::import("numpy");
+  const py::object valid = np.attr("asarray")(py::cast(wrap(m.valid())));
+  return np.attr("ma").attr("MaskedArray")(np.attr("array")(py::cast(wrap(m.values()))),
+                                           py::arg("mask") = np.attr("logical_not")(valid));
+}
+
+/// firsts / lasts: the first or last value of each row as a numpy.ma.MaskedArray, masked where
+/// the row is empty (awkward's ak.firsts, None there).
+py::object row_ends(const PyJagged& t, bool last) {
+  return visit_jagged(t, [&](const auto& x) {
+    return masked_array(last ? strata::lasts(x) : strata::firsts(x));
+  });
+}
+
+/// pad_none(target): each row padded with None to at least target elements, as Python lists
+/// (awkward's `ak.pad_none(array, target).to_list()`).
+py::object pad_none_lists(const PyJagged& t, index_t target) {
+  return visit_jagged(t, [&](const auto& x) -> py::object {
+    const auto m = strata::pad_none(x, target);
+    py::list rows;
+    for (index_t r = 0; r < m.values().shape().n_rows(); ++r) {
+      py::list row;
+      const auto values = m.values().row(r);
+      const auto valid = m.valid().row(r);
+      for (std::size_t k = 0; k < values.size(); ++k) {
+        row.append(valid[k] ? py::cast(values[k]) : py::none());
+      }
+      rows.append(row);
+    }
+    return rows;
+  });
+}
+
+/// pad_none(target, clip=True): each row padded with masked entries or cut to target elements, a
+/// 2-D numpy.ma.MaskedArray (awkward's ak.pad_none with clip=True).
+py::object pad_none_clipped(const PyJagged& t, index_t target) {
+  return visit_jagged(
+      t, [&](const auto& x) { return masked_array(strata::pad_none(x, target, strata::Clip{})); });
+}
+
 }  // namespace
 
 void def_jagged(py::module_& m) {
@@ -386,45 +456,77 @@ void def_jagged(py::module_& m) {
         });
         return s.str();
       });
-  for (const char* name : {"sum", "prod", "mean", "min", "max", "argmin", "argmax", "count"}) {
+  cls.def(
+      "count", [](const PyJagged& t, const py::object& axis) { return reduce(t, "count", axis, 0); },
+      py::arg("axis") = py::none(), "the number of values: all (None), per row (1), per position (0)");
+  for (const char* name : {"sum", "prod", "mean", "min", "max", "argmin", "argmax"}) {
     cls.def(
         name,
-        [name = std::string(name)](const PyJagged& t, const py::object& axis) {
-          return reduce(t, name, axis, 0);
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, bool mask_identity) {
+          const py::object out = reduce(t, name, axis, 0);
+          return mask_identity ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), false)
+                               : out;
         },
-        py::arg("axis") = py::none(),
+        py::arg("axis") = py::none(), py::kw_only(), py::arg("mask_identity") = false,
         "None: all values (a number); 1 or -1: per row; 0: across rows, element k of every row "
-        "that "
-        "has one (awkward's axis=0); a strata.Tensor");
+        "that has one (awkward's axis=0); a strata.Tensor. mask_identity=True: a "
+        "numpy.ma.MaskedArray masked where a row is empty (None for no values at all)");
   }
   for (const char* name : {"nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"}) {
     cls.def(
         name,
-        [name = std::string(name)](const PyJagged& t, const py::object& axis) {
-          return nan_reduce(t, name, axis, 0);
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, bool mask_identity) {
+          const py::object out = nan_reduce(t, name, axis, 0);
+          return mask_identity ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), true)
+                               : out;
         },
-        py::arg("axis") = py::none(),
+        py::arg("axis") = py::none(), py::kw_only(), py::arg("mask_identity") = false,
         "as the reduction without nan, NaN left out (awkward's nan-reductions: a row of nothing "
-        "but NaN is an empty one)");
+        "but NaN is an empty one); mask_identity=True masks such rows");
   }
   for (const char* name : {"nanvar", "nanstd"}) {
     cls.def(
         name,
-        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof) {
-          return nan_reduce(t, name, axis, ddof);
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof,
+                                   bool mask_identity) {
+          const py::object out = nan_reduce(t, name, axis, ddof);
+          return mask_identity ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), true)
+                               : out;
         },
-        py::arg("axis") = py::none(), py::arg("ddof") = 0, "as var / std, NaN left out");
+        py::arg("axis") = py::none(), py::arg("ddof") = 0, py::kw_only(),
+        py::arg("mask_identity") = false, "as var / std, NaN left out");
   }
+  cls.def(
+         "firsts", [](const PyJagged& t) { return row_ends(t, false); },
+         "each row's first value, a numpy.ma.MaskedArray masked where the row is empty "
+         "(awkward's ak.firsts)")
+      .def(
+          "lasts", [](const PyJagged& t) { return row_ends(t, true); },
+          "each row's last value, masked where the row is empty")
+      .def(
+          "pad_none",
+          [](const PyJagged& t, index_t target, bool clip) {
+            return clip ? pad_none_clipped(t, target) : pad_none_lists(t, target);
+          },
+          py::arg("target"), py::kw_only(), py::arg("clip") = false,
+          "awkward's ak.pad_none: each row padded with None to at least target elements, as "
+          "lists (awkward's to_list of the result; rows of different lengths with missing values "
+          "have no NumPy form); clip=True: padded or cut to exactly target, a 2-D "
+          "numpy.ma.MaskedArray");
   cls.def("average", &average, py::arg("weights"), py::arg("axis") = py::none(),
           "the weighted mean sum(w * x) / sum(w) (NumPy's np.average, awkward's mean with "
           "weight=), weights a JaggedTensor of the same structure and type");
   for (const char* name : {"var", "std"}) {
     cls.def(
         name,
-        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof) {
-          return reduce(t, name, axis, ddof);
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof,
+                                   bool mask_identity) {
+          const py::object out = reduce(t, name, axis, ddof);
+          return mask_identity ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), false)
+                               : out;
         },
-        py::arg("axis") = py::none(), py::arg("ddof") = 0, "as sum, with NumPy's ddof");
+        py::arg("axis") = py::none(), py::arg("ddof") = 0, py::kw_only(),
+        py::arg("mask_identity") = false, "as sum, with NumPy's ddof");
   }
 }
 

@@ -4,11 +4,26 @@
 
 #include "strata/tensor/jagged_tensor.hpp"
 
+#include <catch2/catch.hpp>
+
+#include <cmath>
 #include <limits>
 #include <random>
 #include <vector>
 
 namespace strata::test {
+
+/// a equals b: NaN equal to NaN, infinities exactly, finite values to 1e-12 relative (and 1e-12
+/// absolute near zero), the comparison of reductions computed in another order.
+inline bool same(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) {
+    return std::isnan(a) && std::isnan(b);
+  }
+  if (std::isinf(a) || std::isinf(b)) {
+    return a == b;
+  }
+  return a == Approx(b).epsilon(1e-12).margin(1e-12);
+}
 
 /// Rows of doubles, the nested-vector form the references work on.
 using Rows = std::vector<std::vector<double>>;

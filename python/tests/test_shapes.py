@@ -117,6 +117,45 @@ def test_jagged_nan_reductions_and_average_match_numpy_row_by_row(seed):
         x.average(strata.JaggedTensor([np.ones(len(r), np.float32) for r in rows]), 1)
 
 
+def test_jagged_missing_values_are_numpy_masked_arrays():
+    # awkward's documented examples: ak.firsts, ak.pad_none, ak.min(..., mask_identity=True)
+    j = strata.JaggedTensor([[1.1, 2.2, 3.3], [], [4.4, 5.5]])
+    first = j.firsts()
+    assert isinstance(first, np.ma.MaskedArray)
+    assert first.tolist() == [1.1, None, 4.4]
+    assert j.lasts().tolist() == [3.3, None, 5.5]
+    assert j.min(1, mask_identity=True).tolist() == [1.1, None, 4.4]
+    assert j.argmax(1, mask_identity=True).tolist() == [2, None, 1]
+    mean = j.mean(1, mask_identity=True)
+    assert mean.mask.tolist() == [False, True, False]
+    assert mean.filled(0.0).tolist() == pytest.approx([2.2, 0.0, 4.95])
+    assert j.max(0, mask_identity=True).tolist() == [4.4, 5.5, 3.3]
+    assert np.asarray(j.min(1)).tolist() == [1.1, np.inf, 4.4]  # the identity unless asked
+    b = strata.JaggedTensor([[0, 1, 2], [], [3, 4], [5], [6, 7, 8, 9]])
+    assert b.pad_none(2) == [[0, 1, 2], [None, None], [3, 4], [5, None], [6, 7, 8, 9]]
+    clipped = b.pad_none(2, clip=True)
+    assert clipped.tolist() == [[0, 1], [None, None], [3, 4], [5, None], [6, 7]]
+    assert clipped.dtype == np.int64
+    # the nan-reductions mask a row of nothing but NaN too
+    n = strata.JaggedTensor([[1.0, np.nan], [np.nan], []])
+    assert n.nanmax(1, mask_identity=True).tolist() == [1.0, None, None]
+    assert n.nanvar(1, mask_identity=True).tolist() == [0.0, None, None]
+    assert strata.JaggedTensor([[np.nan], []]).nansum(mask_identity=True) is None
+    assert strata.JaggedTensor([[], []]).sum(mask_identity=True) is None
+    assert n.sum(mask_identity=True) != n.sum(mask_identity=True)  # NaN: there are values
+    # random rows against NumPy's masked arrays
+    rng = np.random.default_rng(5)
+    rows = random_rows(rng, 30)
+    r = strata.JaggedTensor(rows)
+    got = r.max(1, mask_identity=True)
+    want = np.ma.masked_array([x.max() if len(x) else 0.0 for x in rows],
+                              mask=[len(x) == 0 for x in rows])
+    np.testing.assert_array_equal(np.ma.getmaskarray(got), np.ma.getmaskarray(want))
+    np.testing.assert_array_equal(got.filled(7.0), want.filled(7.0))
+    with pytest.raises(ValueError, match="target -1"):
+        b.pad_none(-1, clip=True)
+
+
 def test_jagged_bad_input_raises_python_errors():
     with pytest.raises(ValueError, match="row 1 has 2 dimensions"):
         strata.JaggedTensor([[1], [[1, 2]]])

@@ -51,16 +51,7 @@ std::vector<Rows> cases() {
   return out;
 }
 
-/// a equals b, NaN equal to NaN, to 1e-12 relative for finite values.
-bool same(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) {
-    return std::isnan(a) && std::isnan(b);
-  }
-  if (std::isinf(a) || std::isinf(b)) {
-    return a == b;
-  }
-  return a == Approx(b).epsilon(1e-12).margin(1e-12);
-}
+using strata::test::same;
 
 template <class T>
 void check_same(const Tensor<T>& got, const std::vector<double>& expected) {

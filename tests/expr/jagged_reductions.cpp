@@ -50,16 +50,7 @@ std::vector<double> as_vector(const Tensor<double>& t) {
   return {t.begin(), t.end()};
 }
 
-/// a equals b, NaN equal to NaN, to 1e-12 relative for finite values.
-bool same(double a, double b) {
-  if (std::isnan(a) || std::isnan(b)) {
-    return std::isnan(a) && std::isnan(b);
-  }
-  if (std::isinf(a) || std::isinf(b)) {
-    return a == b;
-  }
-  return a == Approx(b).epsilon(1e-12).margin(1e-12);
-}
+using strata::test::same;
 
 void check_same(const std::vector<double>& got, const std::vector<double>& expected) {
   REQUIRE(got.size() == expected.size());

@@ -25,6 +25,17 @@
 
 namespace strata {
 
+namespace detail {
+
+/// Checks that a tensor of rank @p rank can be seen as an mdspan of rank @p n.
+inline void check_mdspan_rank(int rank, std::size_t n) {
+  if (std::cmp_not_equal(rank, n)) {
+    fail<ShapeError>("to_mdspan", "an mdspan of rank ", n, " over a tensor of rank ", rank);
+  }
+}
+
+}  // namespace detail
+
 /// A view as @p M, any type shaped as std::mdspan with a layout_stride mapping: `M::extents_type`
 /// built from an array of extents, `M::mapping_type` from the extents and an array of strides,
 /// `M(pointer, mapping)`. No copy; valid while the buffer lives. layout_stride takes no negative
@@ -34,7 +45,8 @@ namespace strata {
 ///         tensor's
 /// @param t the view (a handle: the span stays valid while the buffer lives, as t.span<N>())
 /// @return the mdspan
-/// @throws ShapeError when M's rank is not the tensor's; LayoutError as Tensor::span, or for a
+/// @throws ShapeError naming both ranks when M's rank is not the tensor's; LayoutError as
+///         Tensor::span, or for a
 ///         negative stride
 template <class M, class T>
 [[nodiscard]] M to_mdspan_as(Tensor<T> t) {
@@ -44,6 +56,7 @@ template <class M, class T>
   using I = typename Extents::index_type;
   constexpr std::size_t N = Extents::rank();
   static_assert(Extents::rank_dynamic() == N, "to_mdspan_as: the mdspan's extents must be dynamic");
+  detail::check_mdspan_rank(t.rank(), N);
   const StridedSpan<T, N> s = t.template span<N>();
   std::array<I, N> extents{};
   std::array<I, N> strides{};
@@ -95,6 +108,7 @@ using MdSpan = StridedSpan<T, N>;
 /// @throws ShapeError when @p N is not the rank; LayoutError as Tensor::span
 template <std::size_t N, class T>
 [[nodiscard]] MdSpan<T, N> to_mdspan(Tensor<T> t) {
+  detail::check_mdspan_rank(t.rank(), N);
   return t.template span<N>();
 }
 

@@ -1136,19 +1136,17 @@ void jagged_text(const Shape& shape, const T* data, bool elide, index_t edge, st
 
 }  // namespace detail
 
-/// The text of a jagged tensor as awkward-array prints it: `[[1, 2, 3], [], [4, 5]]`, with
-/// `...` for the middle rows and elements when it holds more than `options.threshold` values
-/// (`options.edgeitems` kept at each end). The type line is JaggedTensor::type_string().
-/// @param t the tensor
-/// @param options threshold, edge items and precision
-/// @return the text
-template <class T>
-std::string to_string(const JaggedTensor<T>& t, const PrintOptions& options = {}) {
+namespace detail {
+
+/// The text of a jagged tensor as to_string() gives it, its shown values formatted together by
+/// `format(values)`.
+template <class T, class Format>
+std::string jagged_string(const JaggedTensor<T>& t, const PrintOptions& options, Format format) {
   std::string text;
   std::vector<std::remove_const_t<T>> values;
-  detail::jagged_text(Shape(t.shape()), t.values().data(), t.size() > options.threshold,
-                      options.edgeitems, text, values);
-  std::vector<std::string> formatted = detail::format_values(values, options.precision);
+  jagged_text(Shape(t.shape()), t.values().data(), t.size() > options.threshold, options.edgeitems,
+              text, values);
+  std::vector<std::string> formatted = format(values);
   std::string out;
   out.reserve(text.size() + values.size() * 4);
   std::size_t next = 0;
@@ -1166,6 +1164,21 @@ std::string to_string(const JaggedTensor<T>& t, const PrintOptions& options = {}
     out += v;
   }
   return out;
+}
+
+}  // namespace detail
+
+/// The text of a jagged tensor as awkward-array prints it: `[[1, 2, 3], [], [4, 5]]`, with
+/// `...` for the middle rows and elements when it holds more than `options.threshold` values
+/// (`options.edgeitems` kept at each end). The type line is JaggedTensor::type_string().
+/// @param t the tensor
+/// @param options threshold, edge items and precision
+/// @return the text
+template <class T>
+std::string to_string(const JaggedTensor<T>& t, const PrintOptions& options = {}) {
+  return detail::jagged_string(t, options, [&](const std::vector<std::remove_const_t<T>>& values) {
+    return detail::format_values(values, options.precision);
+  });
 }
 
 /// Prints a jagged tensor as to_string() does.

@@ -201,12 +201,12 @@ inline std::vector<index_t> shown(index_t extent, bool elide, index_t edge) {
 
 }  // namespace detail
 
-/// The NumPy-style text of a tensor: `[[0 1]\n [2 3]]`, with `...` past the threshold.
-/// @param t the tensor
-/// @param options threshold, edge items and precision
-/// @return the text
-template <class T>
-std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
+namespace detail {
+
+/// The NumPy-style text of a tensor whose shown elements are formatted together by
+/// `format(values, indices)` (the values in order and the index of each).
+template <class T, class Format>
+std::string tensor_text(const Tensor<T>& t, const PrintOptions& options, Format format) {
   const Index shape = t.shape();
   const int rank = t.rank();
   const bool elide = t.size() > options.threshold;
@@ -216,10 +216,12 @@ std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
     axes.push_back(detail::shown(shape[static_cast<std::size_t>(k)], elide, options.edgeitems));
   }
   std::vector<std::remove_const_t<T>> values;
+  std::vector<Index> indices;
   Index g(static_cast<std::size_t>(rank));
   const auto collect = [&](auto&& self, int depth) -> void {
     if (depth == rank) {
       values.push_back(t.at(g));
+      indices.push_back(g);
       return;
     }
     for (const index_t i : axes[static_cast<std::size_t>(depth)]) {
@@ -230,7 +232,7 @@ std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
     }
   };
   collect(collect, 0);
-  const std::vector<std::string> texts = detail::format_values(values, options.precision);
+  const std::vector<std::string> texts = format(values, indices);
   std::size_t next = 0;
   std::string out;
   const auto emit = [&](auto&& self, int depth) -> void {
@@ -260,6 +262,21 @@ std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
   };
   emit(emit, 0);
   return out;
+}
+
+}  // namespace detail
+
+/// The NumPy-style text of a tensor: `[[0 1]\n [2 3]]`, with `...` past the threshold.
+/// @param t the tensor
+/// @param options threshold, edge items and precision
+/// @return the text
+template <class T>
+std::string to_string(const Tensor<T>& t, const PrintOptions& options = {}) {
+  return detail::tensor_text(
+      t, options,
+      [&](const std::vector<std::remove_const_t<T>>& values, const std::vector<Index>&) {
+        return detail::format_values(values, options.precision);
+      });
 }
 
 /// Prints a tensor as to_string() does.

@@ -1,0 +1,342 @@
+// Missing values (strata/select/missing.hpp): Masked dense and jagged tensors, the reductions of
+// jagged tensors with mask_identity, firsts / lasts, pad_none (with and without Clip), is_none,
+// fill_none, drop_none and printing None; awkward-array's documented examples written by hand,
+// references over nested std::vectors on random rows (empty rows, rows of length 1, NaN and
+// infinities) at 1, 2 and 4 threads, row slices, and bad input.
+#include "strata/strata.hpp"
+
+#include "check_error.hpp"
+#include "jagged_rows.hpp"
+#include "threads.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::JaggedTensor;
+using strata::Masked;
+using strata::Tensor;
+using Rows = strata::test::Rows;
+
+namespace {
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+/// The entries of a masked 1-D tensor as optionals.
+template <class T>
+std::vector<std::optional<T>> entries(const Masked<Tensor<T>>& m) {
+  std::vector<std::optional<T>> out;
+  for (index_t k = 0; k < m.size(); ++k) {
+    out.push_back(m.at(Index{k}));
+  }
+  return out;
+}
+
+/// The rows of a masked jagged tensor with 1-D rows as nested optionals.
+template <class T>
+std::vector<std::vector<std::optional<T>>> entries(const Masked<JaggedTensor<T>>& m) {
+  std::vector<std::vector<std::optional<T>>> out;
+  const std::span<const index_t> offsets = m.values().offsets();
+  for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
+    out.emplace_back();
+    for (index_t k = 0; k < offsets[r + 1] - offsets[r]; ++k) {
+      out.back().push_back(m.at(Index{static_cast<index_t>(r), k}));
+    }
+  }
+  return out;
+}
+
+/// a == b, or both NaN: the same computation's answer.
+bool identical(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b;
+}
+
+}  // namespace
+
+TEST_CASE("awkward's documented examples of missing values", "[missing]") {
+  // ak.firsts, ak.pad_none, ak.fill_none, ak.is_none, ak.drop_none from awkward-array's docs.
+  const JaggedTensor<double> a(Rows{{1.1, 2.2, 3.3}, {}, {4.4, 5.5}});
+  using O = std::optional<double>;
+  CHECK(entries(strata::firsts(a)) == std::vector<O>{1.1, std::nullopt, 4.4});
+  CHECK(entries(strata::lasts(a)) == std::vector<O>{3.3, std::nullopt, 5.5});
+  CHECK(strata::to_string(strata::firsts(a)) == "[ 1.1 None  4.4]");
+
+  const JaggedTensor<int> b(
+      std::vector<std::vector<int>>{{0, 1, 2}, {}, {3, 4}, {5}, {6, 7, 8, 9}});
+  using I = std::optional<int>;
+  const auto padded = strata::pad_none(b, 2);
+  CHECK(entries(padded) ==
+        std::vector<std::vector<I>>{
+            {0, 1, 2}, {std::nullopt, std::nullopt}, {3, 4}, {5, std::nullopt}, {6, 7, 8, 9}});
+  CHECK(strata::to_string(padded) == "[[0, 1, 2], [None, None], [3, 4], [5, None], [6, 7, 8, 9]]");
+  const auto clipped = strata::pad_none(b, 2, strata::Clip{});
+  CHECK(clipped.values().shape() == Index{5, 2});
+  CHECK(strata::to_string(clipped) ==
+        "[[   0    1]\n [None None]\n [   3    4]\n [   5 None]\n [   6    7]]");
+  CHECK(clipped.count() == 7);
+  CHECK(padded.count() == 10);
+
+  // fill_none replaces the missing entries; is_none says where they are.
+  CHECK(strata::test::rows_of(strata::fill_none(padded, -1)) ==
+        std::vector<std::vector<int>>{{0, 1, 2}, {-1, -1}, {3, 4}, {5, -1}, {6, 7, 8, 9}});
+  CHECK(strata::test::rows_of(strata::is_none(padded)) ==
+        std::vector<std::vector<bool>>{{false, false, false},
+                                       {true, true},
+                                       {false, false},
+                                       {false, true},
+                                       {false, false, false, false}});
+  CHECK(strata::fill_none(clipped, 0) ==
+        Tensor<int>::from_vector({0, 1, 0, 0, 3, 4, 5, 0, 6, 7}, Index{5, 2}));
+  CHECK(strata::is_none(strata::firsts(a)) == Tensor<bool>::of({false, true, false}));
+  // drop_none undoes pad_none, and compresses a dense one in row-major order.
+  CHECK(strata::test::rows_of(strata::drop_none(padded)) == strata::test::rows_of(b));
+  CHECK(strata::drop_none(clipped) == Tensor<int>::of({0, 1, 3, 4, 5, 6, 7}));
+
+  // ak.min(array, axis=1, mask_identity=True) and friends: None for an empty row.
+  const auto lo = strata::min(a, 1, strata::mask_identity);
+  CHECK(entries(lo) == std::vector<O>{1.1, std::nullopt, 4.4});
+  CHECK(entries(strata::sum(a, -1, strata::mask_identity)) ==
+        std::vector<O>{1.1 + 2.2 + 3.3, std::nullopt, 4.4 + 5.5});
+  CHECK(entries(strata::argmax(a, 1, strata::mask_identity)) ==
+        std::vector<std::optional<index_t>>{2, std::nullopt, 1});
+  CHECK(entries(strata::mean(a, 1, strata::mask_identity)) ==
+        std::vector<O>{(1.1 + 2.2 + 3.3) / 3, std::nullopt, (4.4 + 5.5) / 2});
+  const JaggedTensor<double> c(Rows{{1.0, kNan}, {kNan}, {}});
+  CHECK(entries(strata::nanmax(c, 1, strata::mask_identity)) ==
+        std::vector<O>{1.0, std::nullopt, std::nullopt});
+  CHECK(entries(strata::nanargmin(c, 1, strata::mask_identity)) ==
+        std::vector<std::optional<index_t>>{0, std::nullopt, std::nullopt});
+  // Along the outer axis every position below the longest row has a value...
+  CHECK(entries(strata::max(a, 0, strata::mask_identity)) == std::vector<O>{4.4, 5.5, 3.3});
+  // ... but not one that is not NaN.
+  CHECK(entries(strata::nanmin(c, 0, strata::mask_identity)) == std::vector<O>{1.0, std::nullopt});
+  // An integer mean is a double; keepdims keeps the axis in both parts.
+  const JaggedTensor<int> d(std::vector<std::vector<int>>{{1, 2}, {}});
+  const auto dm = strata::mean(d, 1, strata::mask_identity, true);
+  static_assert(std::is_same_v<decltype(dm), const Masked<Tensor<double>>>);
+  CHECK(dm.values().shape() == Index{2, 1});
+  CHECK(dm.valid().shape() == Index{2, 1});
+  CHECK(dm.at(Index{0, 0}) == 1.5);
+  CHECK(dm.at(Index{1, 0}) == std::nullopt);
+  // The value under a missing entry is zero, never the identity.
+  CHECK(lo.values().at(Index{1}) == 0.0);
+  CHECK(strata::to_string(strata::var(d, 1, strata::mask_identity)) == "[0.25 None]");
+}
+
+TEST_CASE("mask_identity reductions against nested-vector references", "[missing]") {
+  std::mt19937 rng(20261127);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 8; ++round) {
+        Rows rows = strata::test::random_rows(rng, 1 + round * 9, round % 3 == 0 ? 1 : 6, 3, true);
+        // One value in three NaN, so that rows of nothing but NaN come up often.
+        std::uniform_int_distribution<int> pick(0, 2);
+        for (auto& row : rows) {
+          for (double& x : row) {
+            x = pick(rng) == 0 ? kNan : x;
+          }
+        }
+        const JaggedTensor<double> t(rows);
+        INFO("threads " << threads << ", round " << round);
+        // Along the ragged axis: missing exactly where the row is empty (or, skipping NaN, has
+        // nothing but NaN); elsewhere the plain reduction's value.
+        const auto check_rows = [&](const Masked<Tensor<double>>& m, const Tensor<double>& plain,
+                                    bool skip_nan) {
+          REQUIRE(m.size() == static_cast<index_t>(rows.size()));
+          for (std::size_t r = 0; r < rows.size(); ++r) {
+            const bool has = std::any_of(rows[r].begin(), rows[r].end(),
+                                         [&](double x) { return !skip_nan || !std::isnan(x); });
+            const std::optional<double> e = m.at(Index{static_cast<index_t>(r)});
+            CHECK(e.has_value() == has);
+            if (has) {
+              CHECK(identical(*e, plain.at(Index{static_cast<index_t>(r)})));
+            }
+          }
+        };
+        check_rows(strata::sum(t, 1, strata::mask_identity), strata::sum(t, 1), false);
+        check_rows(strata::prod(t, 1, strata::mask_identity), strata::prod(t, 1), false);
+        check_rows(strata::min(t, 1, strata::mask_identity), strata::min(t, 1), false);
+        check_rows(strata::max(t, 1, strata::mask_identity), strata::max(t, 1), false);
+        check_rows(strata::ptp(t, 1, strata::mask_identity), strata::ptp(t, 1), false);
+        check_rows(strata::mean(t, 1, strata::mask_identity), strata::mean(t, 1), false);
+        check_rows(strata::var(t, 1, strata::mask_identity), strata::var(t, 1), false);
+        check_rows(strata::std(t, 1, strata::mask_identity, strata::Ddof{1}),
+                   strata::std(t, 1, strata::Ddof{1}), false);
+        check_rows(strata::nansum(t, 1, strata::mask_identity), strata::nansum(t, 1), true);
+        check_rows(strata::nanprod(t, 1, strata::mask_identity), strata::nanprod(t, 1), true);
+        check_rows(strata::nanmin(t, 1, strata::mask_identity), strata::nanmin(t, 1), true);
+        check_rows(strata::nanmax(t, 1, strata::mask_identity), strata::nanmax(t, 1), true);
+        check_rows(strata::nanmean(t, 1, strata::mask_identity), strata::nanmean(t, 1), true);
+        check_rows(strata::nanvar(t, 1, strata::mask_identity), strata::nanvar(t, 1), true);
+        check_rows(strata::nanstd(t, 1, strata::mask_identity), strata::nanstd(t, 1), true);
+        const auto positions = [&](const Masked<Tensor<index_t>>& m, bool skip_nan) {
+          for (std::size_t r = 0; r < rows.size(); ++r) {
+            const bool has = std::any_of(rows[r].begin(), rows[r].end(),
+                                         [&](double x) { return !skip_nan || !std::isnan(x); });
+            const auto e = m.at(Index{static_cast<index_t>(r)});
+            CHECK(e.has_value() == has);
+            if (has) {
+              CHECK(*e >= 0);
+              CHECK(*e < static_cast<index_t>(rows[r].size()));
+            }
+          }
+        };
+        positions(strata::argmin(t, 1, strata::mask_identity), false);
+        positions(strata::argmax(t, 1, strata::mask_identity), false);
+        positions(strata::nanargmin(t, 1, strata::mask_identity), true);
+        positions(strata::nanargmax(t, 1, strata::mask_identity), true);
+
+        // Along the outer axis: position k is missing where no row has a (non-NaN) element k.
+        std::size_t longest = 0;
+        for (const auto& row : rows) {
+          longest = std::max(longest, row.size());
+        }
+        const auto nm = strata::nanmean(t, 0, strata::mask_identity);
+        const Tensor<double> plain = strata::nanmean(t, 0);
+        REQUIRE(nm.size() == static_cast<index_t>(longest));
+        for (std::size_t k = 0; k < longest; ++k) {
+          bool has = false;
+          for (const auto& row : rows) {
+            has = has || (k < row.size() && !std::isnan(row[k]));
+          }
+          const auto e = nm.at(Index{static_cast<index_t>(k)});
+          CHECK(e.has_value() == has);
+          if (has) {
+            CHECK(identical(*e, plain.at(Index{static_cast<index_t>(k)})));
+          }
+        }
+        CHECK(strata::sum(t, 0, strata::mask_identity).count() == static_cast<index_t>(longest));
+      }
+    });
+  }
+}
+
+TEST_CASE("firsts, lasts and pad_none against nested-vector references", "[missing]") {
+  std::mt19937 rng(7);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 8; ++round) {
+        const Rows rows =
+            strata::test::random_rows(rng, round * 11, round % 2 == 0 ? 1 : 9, 3, true);
+        const JaggedTensor<double> whole(rows);
+        // A slice of rows too: its offsets are its own.
+        const index_t lo = whole.shape().n_rows() / 3;
+        const JaggedTensor<double> t = whole.rows(lo, whole.shape().n_rows());
+        const Rows ref(rows.begin() + lo, rows.end());
+        INFO("threads " << threads << ", round " << round);
+        const auto first = strata::firsts(t);
+        const auto last = strata::lasts(t);
+        for (std::size_t r = 0; r < ref.size(); ++r) {
+          const Index at{static_cast<index_t>(r)};
+          CHECK(first.at(at).has_value() == !ref[r].empty());
+          CHECK(last.at(at).has_value() == !ref[r].empty());
+          if (!ref[r].empty()) {
+            CHECK(identical(*first.at(at), ref[r].front()));
+            CHECK(identical(*last.at(at), ref[r].back()));
+          }
+        }
+        for (const index_t target : {index_t{0}, index_t{1}, index_t{4}}) {
+          const auto padded = strata::pad_none(t, target);
+          const auto clipped = strata::pad_none(t, target, strata::Clip{});
+          REQUIRE(clipped.values().shape() == Index{static_cast<index_t>(ref.size()), target});
+          const auto rows_of = entries(padded);
+          REQUIRE(rows_of.size() == ref.size());
+          for (std::size_t r = 0; r < ref.size(); ++r) {
+            const std::size_t n = ref[r].size();
+            REQUIRE(rows_of[r].size() == std::max(n, static_cast<std::size_t>(target)));
+            for (std::size_t k = 0; k < rows_of[r].size(); ++k) {
+              CHECK(rows_of[r][k].has_value() == (k < n));
+              if (k < n) {
+                CHECK(identical(*rows_of[r][k], ref[r][k]));
+              }
+            }
+            for (index_t k = 0; k < target; ++k) {
+              const auto e = clipped.at(Index{static_cast<index_t>(r), k});
+              CHECK(e.has_value() == (static_cast<std::size_t>(k) < n));
+              if (e) {
+                CHECK(identical(*e, ref[r][static_cast<std::size_t>(k)]));
+              }
+            }
+          }
+          // drop_none(pad_none(t)) is t; fill_none fills exactly the padding.
+          const JaggedTensor<double> back = strata::drop_none(padded);
+          REQUIRE(back.shape().same_as(t.shape()));
+          const auto filled = strata::test::rows_of(strata::fill_none(padded, 9.5));
+          for (std::size_t r = 0; r < ref.size(); ++r) {
+            for (std::size_t k = 0; k < filled[r].size(); ++k) {
+              CHECK(identical(filled[r][k], k < ref[r].size() ? ref[r][k] : 9.5));
+            }
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("Masked from values and a mask; views keep working", "[missing]") {
+  Tensor<double> x = Tensor<double>::of({1.0, 2.0, 3.0, 4.0});
+  const Masked m(x.reshape(Index{2, 2}).transpose(),
+                 Tensor<bool>::from_vector({true, false, true, true}, Index{2, 2}));
+  // The transposed view [[1 3] [2 4]] with entry (0, 1) missing.
+  CHECK(m.at(Index{0, 1}) == std::nullopt);
+  CHECK(m.at(Index{1, 0}) == 2.0);
+  CHECK(strata::fill_none(m, 0.0) ==
+        Tensor<double>::from_vector({1.0, 0.0, 2.0, 4.0}, Index{2, 2}));
+  CHECK(strata::drop_none(m) == Tensor<double>::of({1.0, 2.0, 4.0}));
+  CHECK(strata::to_string(m) == "[[  1. None]\n [  2.   4.]]");
+  // Every value missing, and a size-0 tensor.
+  const Masked none(Tensor<int>::of({5, 6}), Tensor<bool>::of({false, false}));
+  CHECK(strata::to_string(none) == "[None None]");
+  CHECK(strata::drop_none(none).size() == 0);
+  const Masked empty(Tensor<int>(Index{0}), Tensor<bool>(Index{0}));
+  CHECK(strata::to_string(empty) == "[]");
+  CHECK(empty.count() == 0);
+  // Jagged: a mask of the values' structure.
+  const JaggedTensor<int> j(std::vector<std::vector<int>>{{1, 2}, {}, {3}});
+  const Masked mj(j, JaggedTensor<bool>(std::vector<std::vector<bool>>{{false, true}, {}, {true}}));
+  CHECK(strata::to_string(mj) == "[[None, 2], [], [3]]");
+  CHECK(strata::test::rows_of(strata::drop_none(mj)) ==
+        std::vector<std::vector<int>>{{2}, {}, {3}});
+}
+
+TEST_CASE("missing values: bad input", "[missing][errors]") {
+  using strata::test::check_error;
+  const JaggedTensor<double> t(Rows{{1.0, 2.0}, {}, {3.0}});
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)Masked(Tensor<int>::of({1, 2}), Tensor<bool>::of({true, false, true}));
+      },
+      "Masked", "[3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)Masked(JaggedTensor<int>(std::vector<std::vector<int>>{{1, 2}, {}}),
+                     JaggedTensor<bool>(std::vector<std::vector<bool>>{{true}, {true}}));
+      },
+      "Masked", "validity mask");
+  check_error<strata::ShapeError>([&] { (void)strata::pad_none(t, -1); }, "pad_none", "-1");
+  check_error<strata::ShapeError>([&] { (void)strata::pad_none(t, -2, strata::Clip{}); },
+                                  "pad_none", "-2");
+  // Rows that are not 1-D.
+  const JaggedTensor<double> deep(
+      std::vector<std::vector<std::vector<double>>>{{{1.0}, {2.0, 3.0}}, {}});
+  check_error<strata::ShapeError>([&] { (void)strata::firsts(deep); }, "firsts",
+                                  "does not have 1-D rows");
+  check_error<strata::ShapeError>([&] { (void)strata::lasts(deep); }, "lasts", "1-D rows");
+  check_error<strata::ShapeError>([&] { (void)strata::pad_none(deep, 3); }, "pad_none", "1-D rows");
+  // An axis beyond the depth is the reduction's own IndexError; nothing is computed.
+  check_error<strata::IndexError>([&] { (void)strata::max(t, 2, strata::mask_identity); }, "max",
+                                  "2");
+  check_error<strata::IndexError>([&] { (void)strata::nanmean(t, -3, strata::mask_identity); },
+                                  "nanmean", "-3");
+  // Nothing changed in the source.
+  CHECK(strata::test::rows_of(t) == Rows{{1.0, 2.0}, {}, {3.0}});
+}

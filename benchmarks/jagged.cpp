@@ -7,6 +7,7 @@
 #include "strata/select/jagged.hpp"
 #include "strata/expr/expr.hpp"
 #include "strata/select/jagged_join.hpp"
+#include "strata/select/jagged_lists.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "threads.hpp"
@@ -173,6 +174,121 @@ void column_sum_strata(benchmark::State& state) {
     benchmark::DoNotOptimize(sums.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
+}
+
+// ---- inside rows of lists (n * var * var: 2 * 10^5 events of 0..8 jets of 0..16 floats) -------
+// Sums along each list (awkward's axis=-1) and across the lists of each event (axis=-2), against
+// hand loops over the values and the list offsets (what awkward's ListOffsetArray holds).
+
+const JaggedTensor<float>& jets() {
+  static const JaggedTensor<float> t = [] {
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<index_t> jets(0, 8);
+    std::uniform_int_distribution<index_t> length(0, 16);
+    std::uniform_real_distribution<float> value(-2.0F, 2.0F);
+    std::vector<std::vector<std::vector<float>>> rows(200000);
+    for (auto& row : rows) {
+      row.resize(static_cast<std::size_t>(jets(rng)));
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(length(rng)));
+        for (float& x : list) {
+          x = value(rng);
+        }
+      }
+    }
+    return JaggedTensor<float>(rows);
+  }();
+  return t;
+}
+
+/// The offsets of every list, and of every event's first list among them.
+struct ListOffsets {
+  std::vector<index_t> lists;
+  std::vector<index_t> events;
+};
+
+const ListOffsets& list_offsets() {
+  static const ListOffsets o = [] {
+    const JaggedTensor<float> lists = strata::flatten(jets(), 1);
+    const strata::Tensor<index_t> counts = strata::num(jets(), 1);
+    ListOffsets out{{lists.offsets().begin(), lists.offsets().end()}, {0}};
+    for (index_t r = 0; r < counts.size(); ++r) {
+      out.events.push_back(out.events.back() + counts.data()[r]);
+    }
+    return out;
+  }();
+  return o;
+}
+
+void list_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().values().data();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  for (auto _ : state) {
+    std::vector<float> out(lists.size() - 1);
+    for (std::size_t j = 0; j + 1 < lists.size(); ++j) {
+      float sum = 0;
+      for (index_t k = lists[j]; k < lists[j + 1]; ++k) {
+        sum += values[k];
+      }
+      out[j] = sum;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void list_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, strata::ListAxis{-1});
+    benchmark::DoNotOptimize(sums.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void across_lists_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().values().data();
+  const ListOffsets& o = list_offsets();
+  for (auto _ : state) {
+    // Each event's sums go after the previous event's; offsets as a jagged result needs them.
+    std::vector<float> out;
+    std::vector<index_t> offsets{0};
+    for (std::size_t r = 0; r + 1 < o.events.size(); ++r) {
+      const std::size_t first = out.size();
+      for (index_t j = o.events[r]; j < o.events[r + 1]; ++j) {
+        const auto u = static_cast<std::size_t>(j);
+        const auto n = static_cast<std::size_t>(o.lists[u + 1] - o.lists[u]);
+        if (out.size() - first < n) {
+          out.resize(first + n, 0.0F);
+        }
+        const float* x = values + o.lists[u];
+        for (std::size_t k = 0; k < n; ++k) {
+          out[first + k] += x[k];
+        }
+      }
+      offsets.push_back(static_cast<index_t>(out.size()));
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() *
+                          static_cast<index_t>(sizeof(float)));
+}
+
+void across_lists_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, strata::ListAxis{-2});
+    benchmark::DoNotOptimize(sums.values().data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() *
+                          static_cast<index_t>(sizeof(float)));
 }
 
 // ---- per-row variance (two passes, as NumPy) of the same 10^6 rows
@@ -851,6 +967,10 @@ BENCHMARK(row_sum_hand)->Name("row_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_sum_strata)->Name("row_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(column_sum_hand)->Name("column_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(column_sum_strata)->Name("column_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(list_sum_hand)->Name("list_sum/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(list_sum_strata)->Name("list_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_lists_sum_hand)->Name("across_lists_sum/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_lists_sum_strata)->Name("across_lists_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_nanmean_hand)->Name("row_nanmean/hand")->Unit(benchmark::kMillisecond);

@@ -703,6 +703,11 @@ void jagged() {
   const JaggedTensor cells(nested);
   std::cout << cells.type_string() << ": " << cells << ", per-row sums "
             << strata::sum(cells, {1, 2}) << "\n";
+  // Reductions that stop inside the rows give jagged results: along each list (awkward's
+  // axis=-1), or across the lists of each row, element k of every list that has one (axis=-2).
+  std::cout << "sum along each list " << strata::sum(cells, strata::ListAxis{-1})
+            << ", across the lists " << strata::sum(cells, strata::ListAxis{-2})
+            << ", argmax across (the list) " << strata::argmax(cells, strata::ListAxis{-2}) << "\n";
   // Long data is elided as awkward-array does.
   const std::vector<std::vector<int>> many(400, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
   std::cout << JaggedTensor(many) << "\n";

@@ -32,6 +32,7 @@
 #include "strata/select/concat.hpp"
 #include "strata/select/jagged.hpp"
 #include "strata/select/jagged_join.hpp"
+#include "strata/select/jagged_lists.hpp"
 #include "strata/select/missing.hpp"
 #include "strata/select/pad.hpp"
 #include "strata/select/repeat.hpp"

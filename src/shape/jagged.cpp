@@ -24,6 +24,12 @@ std::shared_ptr<const JaggedData> make_data(Index outer, int inner_rank,
   if (inner.empty()) {
     data->extents = std::move(extents);
     for (index_t r = 0; r < rows; ++r) {
+      const index_t length = data->extents[static_cast<std::size_t>(r)];
+      if (inner_rank == 1 && length >= 0) {  // 1-D rows: the size is the length
+        data->starts[static_cast<std::size_t>(r) + 1] =
+            checked_add(data->starts[static_cast<std::size_t>(r)], length, op);
+        continue;
+      }
       const index_t size = checked_extents(data->row_extents(r), op);
       data->starts[static_cast<std::size_t>(r) + 1] =
           checked_add(data->starts[static_cast<std::size_t>(r)], size, op);

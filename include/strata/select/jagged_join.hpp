@@ -73,8 +73,15 @@ inline Index list_lengths(std::string_view operation, const Jagged& shape, Index
           fail<ShapeError>(operation, "row ", r, " of ", shape.to_string(), " (", s.to_string(),
                            ") is not a list of 1-D lists");
         }
-        for (index_t k = 0; k < s.n_rows(); ++k) {
-          lengths.push_back(s.row(k).size());
+        if constexpr (std::is_same_v<S, Jagged>) {
+          const std::span<const index_t> starts = s.row_starts();  // 1-D lists: sizes, lengths
+          for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+            lengths.push_back(starts[k + 1] - starts[k]);
+          }
+        } else {
+          for (index_t k = 0; k < s.n_rows(); ++k) {
+            lengths.push_back(s.row(k).size());
+          }
         }
         if (counts != nullptr) {
           counts->push_back(s.n_rows());

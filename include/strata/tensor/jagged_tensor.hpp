@@ -682,6 +682,23 @@ class JaggedTensor {
     return first_value() + piece_start(p);
   }
 
+  /// The row smooth piece @p p belongs to: its linear number among this tensor's rows (row-major
+  /// over the outer modes, from 0), O(1) and without allocating (piece_index() gives the whole
+  /// prefix).
+  /// @param p in [0, n_pieces()) (unchecked)
+  /// @return the row
+  [[nodiscard]] index_t piece_row(index_t p) const noexcept {
+    if (!pieces_) {
+      return p;
+    }
+    const Index& prefix = (*pieces_)[static_cast<std::size_t>(p)].prefix;
+    const IndexSpan outer = shape_.outer_extents();
+    index_t row = 0;
+    for (std::size_t k = 0; k < outer.size(); ++k) {
+      row = row * outer[k] + prefix[k];
+    }
+    return row;
+  }
   /// The indices of the ragged modes that lead to piece @p p (the outer index of row p when
   /// rows are smooth; outer index, then the row's own outer index, ... otherwise).
   /// @param p in [0, n_pieces())

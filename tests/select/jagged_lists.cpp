@@ -1,0 +1,339 @@
+// Reductions inside the rows of `n * var * var` tensors (strata/select/jagged_lists.hpp): along
+// each list (ListAxis{-1}) and across the lists of each row (ListAxis{-2}), every reduction
+// against a reference over nested std::vectors on random lists (empty rows, empty lists, lists of
+// one value, NaN and infinities) at 1, 2 and 4 threads, row slices, awkward's examples by hand,
+// and bad input.
+#include "strata/strata.hpp"
+
+#include "check_error.hpp"
+#include "jagged_rows.hpp"
+#include "threads.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::JaggedTensor;
+using strata::ListAxis;
+
+namespace {
+
+using Deep = std::vector<std::vector<std::vector<double>>>;
+/// What a reduction combines: (position, value) pairs, the position being the element's place in
+/// its list (along -1) or its list's number in the row (along -2).
+using Group = std::vector<std::pair<index_t, double>>;
+using Reference = std::function<double(const Group&)>;
+
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+Group without_nan(const Group& g) {
+  Group out;
+  std::copy_if(g.begin(), g.end(), std::back_inserter(out),
+               [](const auto& p) { return !std::isnan(p.second); });
+  return out;
+}
+
+double sum_of(const Group& g) {
+  double s = 0;
+  for (const auto& p : g) {
+    s += p.second;
+  }
+  return s;
+}
+
+double prod_of(const Group& g) {
+  double s = 1;
+  for (const auto& p : g) {
+    s *= p.second;
+  }
+  return s;
+}
+
+double mean_of(const Group& g) {
+  return g.empty() ? kNan : sum_of(g) / static_cast<double>(g.size());
+}
+
+double var_of(const Group& g) {
+  if (g.empty()) {
+    return kNan;
+  }
+  const double m = mean_of(g);
+  double s = 0;
+  for (const auto& p : g) {
+    s += (p.second - m) * (p.second - m);
+  }
+  return s / static_cast<double>(g.size());
+}
+
+/// The position of the first best value (the first NaN when there is one), -1 for none.
+index_t best_of(const Group& g, bool high) {
+  index_t best = -1;
+  double value = 0;
+  for (const auto& p : g) {
+    if (std::isnan(p.second)) {
+      return p.first;
+    }
+    if (best < 0 || (high ? p.second > value : p.second < value)) {
+      best = p.first;
+      value = p.second;
+    }
+  }
+  return best;
+}
+
+double extreme_of(const Group& g, bool high) {
+  const index_t at = best_of(g, high);
+  if (at < 0) {
+    return high ? -kInf : kInf;
+  }
+  for (const auto& p : g) {
+    if (p.first == at) {
+      return p.second;
+    }
+  }
+  return kNan;
+}
+
+/// Every reduction by name: the reference, and strata's answer as nested doubles.
+struct Case {
+  std::string name;
+  Reference reference;
+  std::function<std::vector<std::vector<double>>(const JaggedTensor<double>&, ListAxis)> strata;
+};
+
+template <class R>
+std::vector<std::vector<double>> as_doubles(const JaggedTensor<R>& t) {
+  std::vector<std::vector<double>> out;
+  for (const auto& row : strata::test::rows_of(t)) {
+    out.emplace_back();
+    for (const auto x : row) {
+      out.back().push_back(static_cast<double>(x));
+    }
+  }
+  return out;
+}
+
+#define STRATA_CASE(name, reference, ...)                                                    \
+  Case {                                                                                     \
+    name, reference,                                                                         \
+        [](const JaggedTensor<double>& t, ListAxis axis) { return as_doubles(__VA_ARGS__); } \
+  }
+
+std::vector<Case> cases() {
+  const auto nonzero = [](const Group& g) {
+    return static_cast<double>(
+        std::count_if(g.begin(), g.end(), [](const auto& p) { return p.second != 0; }));
+  };
+  return {
+      STRATA_CASE("sum", sum_of, strata::sum(t, axis)),
+      STRATA_CASE("prod", prod_of, strata::prod(t, axis)),
+      STRATA_CASE("mean", mean_of, strata::mean(t, axis)),
+      STRATA_CASE(
+          "min", [](const Group& g) { return extreme_of(g, false); }, strata::min(t, axis)),
+      STRATA_CASE(
+          "max", [](const Group& g) { return extreme_of(g, true); }, strata::max(t, axis)),
+      STRATA_CASE(
+          "argmin", [](const Group& g) { return static_cast<double>(best_of(g, false)); },
+          strata::argmin(t, axis)),
+      STRATA_CASE(
+          "argmax", [](const Group& g) { return static_cast<double>(best_of(g, true)); },
+          strata::argmax(t, axis)),
+      STRATA_CASE("var", var_of, strata::var(t, axis)),
+      STRATA_CASE(
+          "std", [](const Group& g) { return std::sqrt(var_of(g)); }, strata::std(t, axis)),
+      STRATA_CASE(
+          "ptp",
+          [](const Group& g) {
+            return g.empty() ? 0.0 : extreme_of(g, true) - extreme_of(g, false);
+          },
+          strata::ptp(t, axis)),
+      STRATA_CASE(
+          "count", [](const Group& g) { return static_cast<double>(g.size()); },
+          strata::count(t, axis)),
+      STRATA_CASE("count_nonzero", nonzero, strata::count_nonzero(t, axis)),
+      STRATA_CASE(
+          "any", [&](const Group& g) { return nonzero(g) > 0 ? 1.0 : 0.0; }, strata::any(t, axis)),
+      STRATA_CASE(
+          "all",
+          [&](const Group& g) { return nonzero(g) == static_cast<double>(g.size()) ? 1.0 : 0.0; },
+          strata::all(t, axis)),
+      STRATA_CASE(
+          "nansum", [](const Group& g) { return sum_of(without_nan(g)); }, strata::nansum(t, axis)),
+      STRATA_CASE(
+          "nanprod", [](const Group& g) { return prod_of(without_nan(g)); },
+          strata::nanprod(t, axis)),
+      STRATA_CASE(
+          "nanmean", [](const Group& g) { return mean_of(without_nan(g)); },
+          strata::nanmean(t, axis)),
+      STRATA_CASE(
+          "nanvar", [](const Group& g) { return var_of(without_nan(g)); }, strata::nanvar(t, axis)),
+      STRATA_CASE(
+          "nanstd", [](const Group& g) { return std::sqrt(var_of(without_nan(g))); },
+          strata::nanstd(t, axis)),
+      STRATA_CASE(
+          "nanmin", [](const Group& g) { return extreme_of(without_nan(g), false); },
+          strata::nanmin(t, axis)),
+      STRATA_CASE(
+          "nanmax", [](const Group& g) { return extreme_of(without_nan(g), true); },
+          strata::nanmax(t, axis)),
+      STRATA_CASE(
+          "nanargmin",
+          [](const Group& g) { return static_cast<double>(best_of(without_nan(g), false)); },
+          strata::nanargmin(t, axis)),
+      STRATA_CASE(
+          "nanargmax",
+          [](const Group& g) { return static_cast<double>(best_of(without_nan(g), true)); },
+          strata::nanargmax(t, axis)),
+  };
+}
+
+#undef STRATA_CASE
+
+/// The reference along -1: one value per list.
+std::vector<std::vector<double>> along_lists(const Deep& d, const Reference& f) {
+  std::vector<std::vector<double>> out;
+  for (const auto& row : d) {
+    out.emplace_back();
+    for (const auto& list : row) {
+      Group g;
+      for (std::size_t k = 0; k < list.size(); ++k) {
+        g.emplace_back(static_cast<index_t>(k), list[k]);
+      }
+      out.back().push_back(f(g));
+    }
+  }
+  return out;
+}
+
+/// The reference along -2: position k of every list of a row that has one.
+std::vector<std::vector<double>> across_lists(const Deep& d, const Reference& f) {
+  std::vector<std::vector<double>> out;
+  for (const auto& row : d) {
+    std::size_t longest = 0;
+    for (const auto& list : row) {
+      longest = std::max(longest, list.size());
+    }
+    out.emplace_back();
+    for (std::size_t k = 0; k < longest; ++k) {
+      Group g;
+      for (std::size_t j = 0; j < row.size(); ++j) {
+        if (k < row[j].size()) {
+          g.emplace_back(static_cast<index_t>(j), row[j][k]);
+        }
+      }
+      out.back().push_back(f(g));
+    }
+  }
+  return out;
+}
+
+Deep random_deep(std::mt19937& rng, index_t rows) {
+  std::uniform_int_distribution<int> lists(0, 4);
+  Deep out;
+  for (index_t r = 0; r < rows; ++r) {
+    const strata::test::Rows row = strata::test::random_rows(rng, lists(rng), 5, 3, true);
+    out.emplace_back(row.begin(), row.end());
+  }
+  return out;
+}
+
+void check_same(const std::vector<std::vector<double>>& got,
+                const std::vector<std::vector<double>>& expected) {
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t r = 0; r < got.size(); ++r) {
+    REQUIRE(got[r].size() == expected[r].size());
+    for (std::size_t k = 0; k < got[r].size(); ++k) {
+      INFO("row " << r << ", position " << k << ": " << got[r][k] << " against " << expected[r][k]);
+      CHECK(strata::test::same(got[r][k], expected[r][k]));
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reductions inside rows of lists against nested-vector references", "[jagged_lists]") {
+  std::mt19937 rng(20261127);
+  std::vector<Deep> data{{{}}, {{{}}}, {{{kNan}}, {}, {{1.0}, {}, {kInf, -kInf}}}};
+  for (int k = 0; k < 6; ++k) {
+    data.push_back(random_deep(rng, 1 + 9 * k));
+  }
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (std::size_t n = 0; n < data.size(); ++n) {
+        const JaggedTensor<double> whole(data[n]);
+        // The whole tensor and a slice of its rows (which keeps its absolute row numbers).
+        const index_t lo = whole.shape().n_rows() / 3;
+        const JaggedTensor<double> slice = whole.rows(lo, whole.shape().n_rows());
+        const Deep sliced(data[n].begin() + lo, data[n].end());
+        for (const Case& c : cases()) {
+          INFO("threads " << threads << ", data " << n << ", " << c.name);
+          check_same(c.strata(whole, ListAxis{-1}), along_lists(data[n], c.reference));
+          check_same(c.strata(whole, ListAxis{2}), along_lists(data[n], c.reference));
+          check_same(c.strata(whole, ListAxis{-2}), across_lists(data[n], c.reference));
+          check_same(c.strata(slice, ListAxis{1}), across_lists(sliced, c.reference));
+          check_same(c.strata(slice, ListAxis{-1}), along_lists(sliced, c.reference));
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("reductions inside rows of lists: by hand, types, rectangular rows", "[jagged_lists]") {
+  const JaggedTensor<int> events(
+      std::vector<std::vector<std::vector<int>>>{{{1, 2, 3}, {4}}, {}, {{5, 6}, {}, {7, 8, 9}}});
+  using V = std::vector<std::vector<int>>;
+  CHECK(strata::test::rows_of(strata::sum(events, ListAxis{-1})) == V{{6, 4}, {}, {11, 0, 24}});
+  CHECK(strata::test::rows_of(strata::sum(events, ListAxis{-2})) == V{{5, 2, 3}, {}, {12, 14, 9}});
+  CHECK(strata::test::rows_of(strata::argmax(events, ListAxis{-2})) ==
+        std::vector<std::vector<index_t>>{{1, 0, 0}, {}, {2, 2, 2}});
+  CHECK(strata::test::rows_of(strata::count(events, ListAxis{-1})) ==
+        std::vector<std::vector<index_t>>{{3, 1}, {}, {2, 0, 3}});
+  // An integer mean is a double; a row whose lists all have one length is a smooth 2-D block.
+  const auto means = strata::mean(events, ListAxis{-1});
+  static_assert(std::is_same_v<decltype(means), const JaggedTensor<double>>);
+  const std::vector<double> third = strata::test::rows_of(means)[2];  // an empty list: NaN
+  CHECK((third.size() == 3 && third[0] == 5.5 && std::isnan(third[1]) && third[2] == 8.0));
+  CHECK(strata::test::rows_of(means)[0] == std::vector<double>{2.0, 4.0});
+  const JaggedTensor<float> square(
+      std::vector<std::vector<std::vector<float>>>{{{1, 2}, {3, 4}}, {{5, 6, 7}}});
+  REQUIRE(square.shape().smooth_rows());
+  CHECK(strata::test::rows_of(strata::max(square, ListAxis{-2})) ==
+        std::vector<std::vector<float>>{{3, 4}, {5, 6, 7}});
+  CHECK(strata::test::rows_of(strata::min(square, ListAxis{-1})) ==
+        std::vector<std::vector<float>>{{1, 3}, {5}});
+  // all(), as for dense tensors, is the selector's call.
+  CHECK(strata::test::rows_of(strata::all(events, ListAxis{-1})) ==
+        std::vector<std::vector<bool>>{{true, true}, {}, {true, true, true}});
+}
+
+TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]") {
+  using strata::test::check_error;
+  const JaggedTensor<double> flat(strata::test::Rows{{1.0}, {}});
+  check_error<strata::ShapeError>([&] { (void)strata::sum(flat, ListAxis{-1}); }, "sum",
+                                  "n * var * var");
+  const JaggedTensor<double> deep(Deep{{{1.0}, {2.0, 3.0}}, {}});
+  check_error<strata::ShapeError>([&] { (void)strata::max(deep, ListAxis{0}); }, "max",
+                                  "ListAxis{0} is the outer axis");
+  check_error<strata::ShapeError>([&] { (void)strata::mean(deep, ListAxis{-3}); }, "mean",
+                                  "ListAxis{-3}");
+  check_error<strata::IndexError>([&] { (void)strata::nanmin(deep, ListAxis{3}); }, "nanmin",
+                                  "ListAxis{3}");
+  check_error<strata::IndexError>([&] { (void)strata::all(deep, ListAxis{-4}); }, "all",
+                                  "ListAxis{-4}");
+  // Two outer axes over 1-D rows are not rows of lists.
+  const JaggedTensor<double> grid(strata::Jagged::from_extents(Index{2, 2}, 1, Index{1, 0, 2, 1}));
+  check_error<strata::ShapeError>([&] { (void)strata::sum(grid, ListAxis{-1}); }, "sum",
+                                  "n * var * var");
+  CHECK(strata::sum(deep, {1, 2}).size() == 2);  // unchanged, still reducible
+}

@@ -70,8 +70,8 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   }
   // The lists from the tensor's smooth pieces: a jagged row's lists are pieces of rank 1, a row
   // whose lists have one length is one piece of rank 2.
-  std::vector<index_t> counts(static_cast<std::size_t>(shape.n_rows()),
-                              0);  // the number of lists of each row
+  // counts: the number of lists of each row; lengths: every list's length, in storage order.
+  std::vector<index_t> counts(static_cast<std::size_t>(shape.n_rows()), 0);
   std::vector<index_t> lengths;
   lengths.reserve(static_cast<std::size_t>(t.n_pieces()));
   for (index_t p = 0; p < t.n_pieces(); ++p) {

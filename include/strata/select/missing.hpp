@@ -84,8 +84,11 @@ std::string shape_text(const JaggedTensor<T>& t) {
 /// std::optional), is_none(), fill_none(), drop_none(); printed with None where a value is
 /// missing, as awkward-array prints it.
 /// @code
-/// strata::Masked m(strata::Tensor<int>::of({1, 2, 3}), strata::Tensor<bool>::of({true, false,
-/// true})); m.at({1});            // std::nullopt strata::to_string(m); // "[   1 None    3]"
+/// auto values = strata::Tensor<int>::of({1, 2, 3});
+/// auto valid = strata::Tensor<bool>::of({true, false, true});
+/// strata::Masked m(values, valid);
+/// m.at({1});             // std::nullopt
+/// strata::to_string(m);  // "[   1 None    3]"
 /// @endcode
 /// Design page: @ref shapes_page.
 /// @tparam C Tensor<T> or JaggedTensor<T>

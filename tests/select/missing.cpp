@@ -332,6 +332,9 @@ TEST_CASE("missing values: bad input", "[missing][errors]") {
                                   "does not have 1-D rows");
   check_error<strata::ShapeError>([&] { (void)strata::lasts(deep); }, "lasts", "1-D rows");
   check_error<strata::ShapeError>([&] { (void)strata::pad_none(deep, 3); }, "pad_none", "1-D rows");
+  const Masked deep_masked(deep, JaggedTensor<bool>::full(deep.shape(), true));
+  check_error<strata::ShapeError>([&] { (void)strata::drop_none(deep_masked); }, "drop_none",
+                                  "1-D rows");
   // An axis beyond the depth is the reduction's own IndexError; nothing is computed.
   check_error<strata::IndexError>([&] { (void)strata::max(t, 2, strata::mask_identity); }, "max",
                                   "2");

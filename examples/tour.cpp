@@ -573,7 +573,8 @@ void expressions() {
 }
 
 void contractions() {
-  section("contract: einsum and labelled products, ordered by flops, on BLIS with the views' strides");
+  section(
+      "contract: einsum and labelled products, ordered by flops, on BLIS with the views' strides");
   using strata::Tensor;
   const Tensor<double> a{{1, 2, 3}, {4, 5, 6}};
   const Tensor<double> b{{1, 0}, {0, 1}, {1, 1}};
@@ -582,8 +583,8 @@ void contractions() {
   const Tensor<double> m{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}};
   std::cout << "trace einsum(\"ii\", m) = " << strata::einsum("ii", m)
             << ", diagonal einsum(\"ii->i\", m) = " << strata::einsum("ii->i", m)
-            << ", outer einsum(\"i,j\") = " << strata::einsum("i,j", Tensor<double>::of({1, 2}),
-                                                             Tensor<double>::of({1, 10}))
+            << ", outer einsum(\"i,j\") = "
+            << strata::einsum("i,j", Tensor<double>::of({1, 2}), Tensor<double>::of({1, 10}))
             << "\n";
   // Strided views go to BLIS as they are: a flipped, transposed operand is not copied.
   const auto flipped = a.reverse({1}).transpose();  // 3 x 2, strides [-1 3]
@@ -597,8 +598,9 @@ void contractions() {
   Tensor<double> d({2, 2});
   d("i,k") = a("i,j") * b("j,k");
   d("i,k") += 0.5 * a("i,j") * b("j,k");
-  std::cout << "d(\"i,k\") = a(\"i,j\") * b(\"j,k\"); d(\"i,k\") += 0.5 * a(\"i,j\") * b(\"j,k\"):\n"
-            << d << "\n";
+  std::cout
+      << "d(\"i,k\") = a(\"i,j\") * b(\"j,k\"); d(\"i,k\") += 0.5 * a(\"i,j\") * b(\"j,k\"):\n"
+      << d << "\n";
   try {
     (void)strata::einsum("ij,jk->ik", a, a);
   } catch (const strata::ShapeError& e) {
@@ -641,8 +643,9 @@ void jagged() {
   // The same skipping NaN (awkward's nansum ... nanargmax): a missing measurement left out.
   const JaggedTensor<double> measured(
       std::vector<std::vector<double>>{{1.0, std::nan(""), 3.0}, {std::nan("")}, {-2.0, 4.0}});
-  std::cout << "nansum " << strata::nansum(measured, 1) << ", nanmean " << strata::nanmean(measured, 1)
-            << ", nanargmax " << strata::nanargmax(measured, 1) << " (a row of NaN: 0, nan, -1)"
+  std::cout << "nansum " << strata::nansum(measured, 1) << ", nanmean "
+            << strata::nanmean(measured, 1) << ", nanargmax " << strata::nanargmax(measured, 1)
+            << " (a row of NaN: 0, nan, -1)"
             << "; max from 0: " << strata::max(scores, 1, strata::Initial{0.0F}) << "\n";
   // Weighted means (np.average, awkward's mean with weight=): one weight per value.
   const JaggedTensor<double> hits(std::vector<std::vector<double>>{{1.0, 2.0, 4.0}, {}, {5.0}});
@@ -698,16 +701,30 @@ void jagged() {
   JaggedTensor<float> softmax = strata::exp(centred - strata::max(centred, 1));
   softmax /= strata::sum(softmax, 1);
   std::cout << "centred: " << centred << "\nsoftmax: " << softmax << "\n";
+  // The same with the reductions inside the expressions (strata::rows): each row is reduced
+  // while the statement walks it, so each statement is one parallel pass, as the hand loop.
+  JaggedTensor<float> fused = strata::exp(scores - strata::rows::max(scores));
+  fused /= strata::rows::sum(fused);
+  std::cout << "softmax with rows::max / rows::sum: " << fused << "\nstandardised rows: "
+            << JaggedTensor<float>((scores - strata::rows::mean(scores)) /
+                                   strata::rows::std(scores))
+            << "\n";
   // Rows that are jagged themselves (two ragged modes).
   const std::vector<std::vector<std::vector<int>>> nested{{{1, 2}, {3}}, {}, {{4, 5, 6}}};
   const JaggedTensor cells(nested);
   std::cout << cells.type_string() << ": " << cells << ", per-row sums "
-            << strata::sum(cells, {1, 2}) << "\n";
+            << strata::sum(cells, {1, 2}) << ", without each row's first list (awkward's [:, 1:]) "
+            << cells.select_each(strata::Range{1, {}}) << "\n";
   // Reductions that stop inside the rows give jagged results: along each list (awkward's
   // axis=-1), or across the lists of each row, element k of every list that has one (axis=-2).
   std::cout << "sum along each list " << strata::sum(cells, strata::ListAxis{-1})
             << ", across the lists " << strata::sum(cells, strata::ListAxis{-2})
             << ", argmax across (the list) " << strata::argmax(cells, strata::ListAxis{-2}) << "\n";
+  // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
+  const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
+  std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)
+            << "; each list less its own sum: "
+            << JaggedTensor<int>(cells - strata::sum(cells, strata::ListAxis{-1})) << "\n";
   // Long data is elided as awkward-array does.
   const std::vector<std::vector<int>> many(400, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
   std::cout << JaggedTensor(many) << "\n";
@@ -863,15 +880,15 @@ void interop() {
 #endif
   // To BLAS / LAPACK: pointer, order and leading dimension of a view, or why it cannot go.
   const auto m = strata::blas_matrix(t.transpose());
-  std::cout << "blas_matrix(t.T): " << (m.row_major ? "row" : "column") << "-major, "
-            << m.rows << " x " << m.cols << ", lda " << m.leading << "\n";
+  std::cout << "blas_matrix(t.T): " << (m.row_major ? "row" : "column") << "-major, " << m.rows
+            << " x " << m.cols << ", lda " << m.leading << "\n";
   // To code written against std::mdspan (StridedSpan where the library has no <mdspan>); any
   // other mdspan-shaped type M (std::experimental::mdspan, Kokkos::mdspan): to_mdspan_as<M>(t).
   auto md = strata::to_mdspan<2>(t.select({strata::Range{1, 3}, strata::Range{{}, {}, 2}}));
   md(1, 1) = -1.0;  // t[2, 2], through a view of the same memory
   std::cout << "to_mdspan(t[1:3, ::2]): extents " << md.extent(0) << " x " << md.extent(1)
-            << ", strides " << md.stride(0) << " " << md.stride(1) << "; after md(1, 1) = -1, t[2, 2] = "
-            << t.at({2, 2}) << "\n";
+            << ", strides " << md.stride(0) << " " << md.stride(1)
+            << "; after md(1, 1) = -1, t[2, 2] = " << t.at({2, 2}) << "\n";
 }
 
 void files() {
@@ -881,18 +898,18 @@ void files() {
   using strata::Range;
   const std::string path = (std::filesystem::temp_directory_path() / "strata_tour.h5").string();
   {
-    io::File f(path, io::Mode::truncate);                       // h5py's "w"
+    io::File f(path, io::Mode::truncate);  // h5py's "w"
     auto u = strata::iota<double>({6, 8}).copy();
-    f.write("run/u", u, {.chunks = {2, 4}, .deflate = 4});     // chunked, gzip level 4
-    f.write("run/u_T", u.transpose());                           // any view: written as it reads
+    f.write("run/u", u, {.chunks = {2, 4}, .deflate = 4});  // chunked, gzip level 4
+    f.write("run/u_T", u.transpose());                      // any view: written as it reads
     f.write("rows", strata::JaggedTensor<float>(std::vector<std::vector<float>>{{1, 2}, {}, {3}}));
     auto K = strata::sparse<double>({3, 4});
     K(1, 2) = 5.0;
-    f.write_sparse("K", K);                                      // scipy's data / indices / indptr
+    f.write_sparse("K", K);  // scipy's data / indices / indptr
     f.attrs().set("title", "tour");
     f.attrs().set("step", 42);
   }
-  const io::File f(path);                                        // read-only, h5py's "r"
+  const io::File f(path);  // read-only, h5py's "r"
   const auto u = f.dataset("run/u");
   std::cout << "run/u: " << strata::io::to_string(u.dtype()) << " " << strata::to_string(u.shape())
             << ", chunks " << strata::to_string(u.chunks()) << "\n";
@@ -902,11 +919,13 @@ void files() {
   const auto plan = io::detail::plan_transfer(u.file_shape(), view.dims());
   std::cout << "  HDF5 selection: start " << strata::to_string(plan.start) << " step "
             << strata::to_string(plan.step) << " count " << strata::to_string(plan.count) << "\n";
-  std::cout << "u[[4, 0], 3] (an element list) = " << u.select({std::vector<strata::index_t>{4, 0}, 3}).read<int>()
+  std::cout << "u[[4, 0], 3] (an element list) = "
+            << u.select({std::vector<strata::index_t>{4, 0}, 3}).read<int>()
             << " (stored float64, read as int32: HDF5 converts)\n";
   std::cout << "read_tiled(): " << f.dataset("run/u").read_tiled<double>().n_pieces()
             << " tiles, one per chunk; u_T equals u.T: "
-            << (f.read<double>("run/u_T").to_vector() == u.read<double>().transpose().copy().to_vector())
+            << (f.read<double>("run/u_T").to_vector() ==
+                u.read<double>().transpose().copy().to_vector())
             << "\n";
   // A lazy dataset: a Tensor whose buffer is the file, read a chunk at a time when used.
   const auto lazy = f.dataset("run/u").lazy<double>();
@@ -1006,7 +1025,8 @@ void distributed() {
           (std::filesystem::temp_directory_path() / "strata_tour_dist.h5").string();
       auto file = strata::io::open_collective(MPI_COMM_WORLD, path, strata::io::Mode::truncate);
       file.write("a", a);
-      DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(a.shape(), Index{2, 6}), Distribution::block());
+      DistTensor<double> b(MPI_COMM_WORLD, Tiling::regular(a.shape(), Index{2, 6}),
+                           Distribution::block());
       file.dataset("a").transpose().transpose().read_into(b);
       std::cout << "open_collective + write(a) + read_into(b, another tiling): b.sum() = "
                 << b.sum() << " (a.sum() = " << a.sum() << ")\n";
@@ -1044,8 +1064,8 @@ void distributed() {
     }
     std::cout << "\n";
     // Ghosts given at construction (one window), elements reached by global index when local.
-    DistTensor<double> field(MPI_COMM_WORLD, tiling, Distribution::block(), {Index{1, 1},
-                             Index{1, 1}, true});
+    DistTensor<double> field(MPI_COMM_WORLD, tiling, Distribution::block(),
+                             {Index{1, 1}, Index{1, 1}, true});
     if (field.owner(tiling.tile_at(Index{5, 7})) == field.rank()) {
       field.at_global(5, 7) = 1.0;  // a local element, by its global index
     }

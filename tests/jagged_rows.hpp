@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -23,6 +24,48 @@ inline bool same(double a, double b) {
     return a == b;
   }
   return a == Approx(b).epsilon(1e-12).margin(1e-12);
+}
+
+// The reference reductions of one list of values, as NumPy defines them (plain loops, in order).
+
+/// The minimum, NaN when the list holds one, +inf when it is empty.
+inline double ref_min(const std::vector<double>& v) {
+  double m = std::numeric_limits<double>::infinity();
+  for (const double x : v) {
+    if (std::isnan(x)) {
+      return x;
+    }
+    m = std::min(m, x);
+  }
+  return m;
+}
+/// The maximum, NaN when the list holds one, -inf when it is empty.
+inline double ref_max(const std::vector<double>& v) {
+  double m = -std::numeric_limits<double>::infinity();
+  for (const double x : v) {
+    if (std::isnan(x)) {
+      return x;
+    }
+    m = std::max(m, x);
+  }
+  return m;
+}
+/// The mean (NaN when empty).
+inline double ref_mean(const std::vector<double>& v) {
+  double s = 0;
+  for (const double x : v) {
+    s += x;
+  }
+  return s / static_cast<double>(v.size());
+}
+/// The variance, two passes, dividing by max(size - ddof, 0).
+inline double ref_var(const std::vector<double>& v, index_t ddof) {
+  const double m = ref_mean(v);
+  double s = 0;
+  for (const double x : v) {
+    s += (x - m) * (x - m);
+  }
+  return s / static_cast<double>(std::max<index_t>(static_cast<index_t>(v.size()) - ddof, 0));
 }
 
 /// Rows of doubles, the nested-vector form the references work on.

@@ -10,9 +10,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -355,8 +357,129 @@ TEST_CASE("selecting along the ragged axis in every row", "[expr][jagged]") {
       "select_each", "step is 0");
   strata::test::check_error<strata::IndexError>([&] { (void)t.first(-1); }, "first", "-1");
   const JaggedTensor deep(std::vector<std::vector<std::vector<int>>>{{{1}}});
-  strata::test::check_error<strata::ShapeError>([&] { (void)deep.first(1); }, "select_each",
+  strata::test::check_error<strata::ShapeError>([&] { (void)deep.select_each(0); }, "select_each",
                                                 "not 1-D");
+  strata::test::check_error<strata::IndexError>(
+      [&] {
+        (void)deep.select_each(Range{{}, {}, 0});
+      },
+      "select_each", "step is 0");
+}
+
+namespace {
+
+/// The indices Python's `list[start:stop:step]` takes from a list of @p n (written from the
+/// language reference, apart from the library's slice arithmetic).
+std::vector<index_t> python_slice(index_t n, std::optional<index_t> start,
+                                  std::optional<index_t> stop, index_t step) {
+  std::vector<index_t> out;
+  const auto bound = [n, step](std::optional<index_t> v, bool is_start) {
+    if (!v) {
+      return step > 0 ? (is_start ? 0 : n) : (is_start ? n - 1 : -1);
+    }
+    index_t x = *v < 0 ? *v + n : *v;
+    if (step > 0) {
+      x = std::clamp<index_t>(x, 0, n);
+    } else {
+      x = std::clamp<index_t>(x, -1, n - 1);
+    }
+    return x;
+  };
+  const index_t b = bound(start, true);
+  const index_t e = bound(stop, false);
+  for (index_t i = b; step > 0 ? i < e : i > e; i += step) {
+    out.push_back(i);
+  }
+  return out;
+}
+
+using Deep = std::vector<std::vector<std::vector<double>>>;
+
+/// Checks @p t against nested rows of lists: the number of lists of each row, each list's
+/// length, and the values in order.
+void check_deep(const JaggedTensor<double>& t, const Deep& expected) {
+  REQUIRE(t.shape().n_rows() == static_cast<index_t>(expected.size()));
+  std::vector<double> values;
+  for (std::size_t r = 0; r < expected.size(); ++r) {
+    const strata::Shape row = t.shape().row(static_cast<index_t>(r));
+    INFO("row " << r);
+    REQUIRE(row.rank() == 2);
+    REQUIRE(row.extent(0) == static_cast<index_t>(expected[r].size()));
+    for (std::size_t i = 0; i < expected[r].size(); ++i) {
+      CHECK(row.chip(0, static_cast<index_t>(i)).size() ==
+            static_cast<index_t>(expected[r][i].size()));
+      values.insert(values.end(), expected[r][i].begin(), expected[r][i].end());
+    }
+  }
+  const auto flat = t.values();
+  CHECK(std::vector<double>(flat.begin(), flat.end()) == values);
+}
+
+}  // namespace
+
+TEST_CASE("the same slice of every row of lists or of rectangular rows (awkward's [:, 1:])",
+          "[expr][jagged]") {
+  std::mt19937 rng(20261127);
+  const std::vector<Range> ranges{Range{},           Range{1, {}},  Range{{}, {}, 2},
+                                  Range{{}, {}, -1}, Range{-2, {}}, Range{-1, 0, -2},
+                                  Range{5, 1},       Range{1, 2},   Range{{}, -1, 3}};
+  std::uniform_int_distribution<int> lists(0, 5);
+  std::uniform_int_distribution<int> length(0, 4);
+  for (int round = 0; round < 30; ++round) {
+    // Rows of lists of any lengths (some rows come out rectangular, stored smooth), or, every
+    // third round, rectangular rows only (a tensor of smooth rows of rank 2).
+    const bool rectangular = round % 3 == 2;
+    Deep data(static_cast<std::size_t>(round % 7));
+    double next = 0;
+    for (auto& row : data) {
+      row.resize(static_cast<std::size_t>(lists(rng)));
+      const int common = length(rng);
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(rectangular ? common : length(rng)));
+        for (double& x : list) {
+          x = next++;
+        }
+      }
+    }
+    const JaggedTensor<double> t =
+        rectangular ? [&] {
+          std::vector<index_t> extents;
+          std::vector<double> values;
+          for (const auto& row : data) {
+            extents.push_back(static_cast<index_t>(row.size()));
+            extents.push_back(row.empty() ? 0 : static_cast<index_t>(row[0].size()));
+            for (const auto& list : row) {
+              values.insert(values.end(), list.begin(), list.end());
+            }
+          }
+          return JaggedTensor<double>::from_values(
+              values, Jagged::from_extents(Index{static_cast<index_t>(data.size())}, 2, extents));
+        }()
+                    : JaggedTensor<double>(data);
+    for (const Range& range : ranges) {
+      Deep expected;
+      for (const auto& row : data) {
+        auto& out = expected.emplace_back();
+        for (const index_t i :
+             python_slice(static_cast<index_t>(row.size()), range.start, range.stop, range.step)) {
+          out.push_back(row[static_cast<std::size_t>(i)]);
+        }
+      }
+      INFO("round " << round << ", step " << range.step);
+      const JaggedTensor<double> sliced = t.select_each(range);
+      check_deep(sliced, expected);
+      CHECK(sliced.shape().smooth_rows() == t.shape().smooth_rows());
+    }
+  }
+  // awkward's documented example: array[:, 1:] drops each row's first list.
+  const JaggedTensor<int> a(
+      std::vector<std::vector<std::vector<int>>>{{{1, 2}, {3}}, {}, {{4, 5, 6}, {7}, {}}});
+  CHECK(strata::to_string(a.select_each(Range{1, {}})) == "[[[3]], [], [[7], []]]");
+  CHECK(strata::to_string(a.first(1)) == "[[[1, 2]], [], [[4, 5, 6]]]");
+  CHECK(strata::to_string(a.select_each(Range{{}, {}, -1})) ==
+        "[[[3], [1, 2]], [], [[], [7], [4, 5, 6]]]");
+  // A slice of rows (first row 1) slices its own rows.
+  CHECK(strata::to_string(a.rows(1, 3).select_each(Range{-1, {}})) == "[[], [[]]]");
 }
 
 TEST_CASE("jagged tensors print as awkward-array does", "[expr][jagged]") {
@@ -407,8 +530,8 @@ TEST_CASE("jagged tensors reject bad input with typed errors and write nothing",
   check_error<strata::IndexError>([&] { (void)t.rows(1, 4); }, "rows", "[1, 4)");
   // Axis 0 of `n * var` is awkward's axis=0 (tests/expr/jagged_reductions.cpp); an outer
   // mode of a shape with two is not offered.
-  const auto grid = JaggedTensor<double>::from_values({1, 2, 3, 4, 5, 6},
-                                                      Jagged::from_extents({2, 2}, 1, {1, 2, 0, 3}));
+  const auto grid = JaggedTensor<double>::from_values(
+      {1, 2, 3, 4, 5, 6}, Jagged::from_extents({2, 2}, 1, {1, 2, 0, 3}));
   check_error<strata::ShapeError>([&] { (void)strata::sum(grid, 0); }, "sum", "axis 0");
   check_error<strata::ShapeError>([&] { (void)strata::var(grid, 1); }, "var", "axis 1");
   check_error<strata::IndexError>([&] { (void)strata::mean(t, 2); }, "mean", "axis 2");
@@ -445,4 +568,91 @@ TEST_CASE("jagged tensors reject bad input with typed errors and write nothing",
         (void)JaggedTensor<double>::from_padded(padded, Tensor<bool>(Index{2, 3}));
       },
       "JaggedTensor::from_padded", "[2 3]");
+}
+
+TEST_CASE("awkward's broadcasting: a n * var operand against rows of lists", "[expr][jagged]") {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> lists(0, 4);
+  std::uniform_int_distribution<int> length(0, 3);
+  std::uniform_int_distribution<int> value(-4, 4);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 20; ++round) {
+        // Rows of lists (every fourth round rectangular rows, stored smooth), and one value per
+        // list.
+        const bool rectangular = round % 4 == 3;
+        Deep deep(static_cast<std::size_t>(round % 9));
+        Rows per_list(deep.size());
+        for (std::size_t r = 0; r < deep.size(); ++r) {
+          deep[r].resize(static_cast<std::size_t>(lists(rng)));
+          const int common = length(rng);
+          for (auto& list : deep[r]) {
+            list.resize(static_cast<std::size_t>(rectangular ? common : length(rng)));
+            for (double& x : list) {
+              x = value(rng);
+            }
+            per_list[r].push_back(value(rng));
+          }
+        }
+        JaggedTensor<double> d(deep);
+        if (rectangular) {
+          REQUIRE(d.shape().smooth_rows());
+        }
+        const JaggedTensor<double> l(per_list);
+        const JaggedTensor<double> sum = d + l;
+        const JaggedTensor<double> product = l * d;  // the shallow operand first
+        const JaggedTensor<double> chosen = strata::where(d > 0.0, d, l);
+        const JaggedTensor<double> twice = l + d + l;
+        Deep expected_sum = deep;
+        Deep expected_product = deep;
+        Deep expected_chosen = deep;
+        Deep expected_twice = deep;
+        for (std::size_t r = 0; r < deep.size(); ++r) {
+          for (std::size_t i = 0; i < deep[r].size(); ++i) {
+            const double li = per_list[r][i];
+            for (std::size_t j = 0; j < deep[r][i].size(); ++j) {
+              const double x = deep[r][i][j];
+              expected_sum[r][i][j] = x + li;
+              expected_product[r][i][j] = li * x;
+              expected_chosen[r][i][j] = x > 0 ? x : li;
+              expected_twice[r][i][j] = li + x + li;
+            }
+          }
+        }
+        INFO("round " << round << ", " << threads << " threads");
+        check_deep(sum, expected_sum);
+        check_deep(product, expected_product);
+        check_deep(chosen, expected_chosen);
+        check_deep(twice, expected_twice);
+        d += l;  // in place, into the deeper destination
+        check_deep(d, expected_sum);
+      }
+    });
+  }
+  // awkward's documented example of broadcasting a n * var array into n * var * var.
+  const JaggedTensor<int> a(
+      std::vector<std::vector<std::vector<int>>>{{{1, 2}, {3}}, {}, {{4, 5, 6}}});
+  const JaggedTensor<int> b(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
+  CHECK(strata::to_string(JaggedTensor<int>(a + b)) == "[[[11, 12], [23]], [], [[34, 35, 36]]]");
+  // A slice of rows broadcasts as its own rows.
+  CHECK(strata::to_string(JaggedTensor<int>(a.rows(2, 3) + b.rows(2, 3))) == "[[[34, 35, 36]]]");
+}
+
+TEST_CASE("broadcasting rejects operands that do not fit and writes nothing", "[expr][jagged]") {
+  using strata::test::check_error;
+  const JaggedTensor<double> a(Deep{{{1, 2}, {3}}, {}, {{4, 5, 6}}});
+  const JaggedTensor<double> wrong(Rows{{10, 20}, {1}, {30}});
+  const JaggedTensor<double> fewer_rows(Rows{{10, 20}, {}});
+  JaggedTensor<double> target = a.copy();
+  JaggedTensor<double> shallow(Rows{{10, 20}, {}, {30}});
+  check_error<strata::ShapeError>([&] { target = a + wrong; }, "jagged expression", "row 1");
+  check_error<strata::ShapeError>([&] { target = a * fewer_rows; }, "jagged expression",
+                                  "does not broadcast");
+  // Rows of lists do not broadcast into 1-D rows.
+  check_error<strata::ShapeError>([&] { shallow += a; }, "jagged expression", "differ");
+  // A per-row reduction of the broadcast operand would reduce its broadcast rows.
+  check_error<strata::ShapeError>([&] { target = a - strata::rows::sum(shallow); }, "rows::sum",
+                                  "fewer modes");
+  CHECK(strata::to_string(target) == "[[[1, 2], [3]], [], [[4, 5, 6]]]");
+  CHECK(strata::to_string(shallow) == "[[10, 20], [], [30]]");
 }

@@ -25,6 +25,10 @@ using strata::JaggedTensor;
 using strata::Tensor;
 using Rows = strata::test::Rows;
 using strata::test::random_rows;
+using strata::test::ref_max;
+using strata::test::ref_mean;
+using strata::test::ref_min;
+using strata::test::ref_var;
 
 namespace {
 
@@ -60,42 +64,6 @@ void check_same(const std::vector<double>& got, const std::vector<double>& expec
   }
 }
 
-// The reference reductions of one list of values, as NumPy defines them.
-double ref_min(const std::vector<double>& v) {
-  double m = kInf;
-  for (const double x : v) {
-    if (std::isnan(x)) {
-      return kNan;
-    }
-    m = std::min(m, x);
-  }
-  return m;
-}
-double ref_max(const std::vector<double>& v) {
-  double m = -kInf;
-  for (const double x : v) {
-    if (std::isnan(x)) {
-      return kNan;
-    }
-    m = std::max(m, x);
-  }
-  return m;
-}
-double ref_mean(const std::vector<double>& v) {
-  double s = 0;
-  for (const double x : v) {
-    s += x;
-  }
-  return s / static_cast<double>(v.size());
-}
-double ref_var(const std::vector<double>& v, index_t ddof) {
-  const double m = ref_mean(v);
-  double s = 0;
-  for (const double x : v) {
-    s += (x - m) * (x - m);
-  }
-  return s / static_cast<double>(std::max<index_t>(static_cast<index_t>(v.size()) - ddof, 0));
-}
 index_t ref_arg(const std::vector<double>& v, bool high) {
   index_t best = v.empty() ? -1 : 0;
   for (std::size_t k = 0; k < v.size(); ++k) {

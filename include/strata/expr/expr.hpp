@@ -8,5 +8,6 @@
 #include "strata/expr/functions.hpp"   // IWYU pragma: export
 #include "strata/expr/jagged.hpp"      // IWYU pragma: export
 #include "strata/expr/jagged_reductions.hpp"  // IWYU pragma: export
+#include "strata/expr/jagged_rows.hpp"  // IWYU pragma: export
 #include "strata/expr/operators.hpp"   // IWYU pragma: export
 #include "strata/expr/reduce.hpp"      // IWYU pragma: export

@@ -73,7 +73,8 @@ struct Prepared {
   Jagged jagged_shape;                      // the shape every jagged leaf must have
   const void* destination_first = nullptr;  // the destination's first value (jagged mode)
   std::vector<bool> ragged;                 // one per leaf: a jagged leaf (else a per-row one)
-  bool probing = false;  // only finding the jagged shape: dense leaves are skipped
+  index_t broadcast_leaves = 0;  // jagged leaves with shallower rows, expanded to jagged_shape
+  bool probing = false;          // only finding the jagged shape: dense leaves are skipped
   // Sparse evaluation: sparse leaves are not copied but listed by their stored entries.
   bool sparse_mode = false;
   std::vector<SparseLeaf> sparse;  // one per leaf in sparse mode (values null: dense)
@@ -154,8 +155,10 @@ struct Prepared {
     ragged.push_back(false);
   }
 
-  /// Registers a jagged leaf (jagged mode only): it must have the shape of the others, and is
-  /// copied first when it shares the destination's storage from another first value.
+  /// Registers a jagged leaf (jagged mode only): it must have the shape of the others, or
+  /// broadcast into it as awkward-array broadcasts (see broadcast_rows), and is copied first
+  /// when it shares the destination's storage from another first value. While probing, the
+  /// deepest jagged leaf gives the shape.
   template <class T>
   void add_jagged(const JaggedTensor<T>& t) {
     if (!jagged_mode) {
@@ -165,6 +168,15 @@ struct Prepared {
     if (!has_jagged) {
       jagged_shape = t.shape();
       has_jagged = true;
+    } else if (t.shape().inner_rank() < jagged_shape.inner_rank()) {
+      const std::vector<index_t> sizes = broadcast_rows(t.shape(), jagged_shape);
+      if (!probing) {
+        add_expanded(t, sizes);
+        return;
+      }
+    } else if (probing && t.shape().inner_rank() > jagged_shape.inner_rank()) {
+      (void)broadcast_rows(jagged_shape, t.shape());
+      jagged_shape = t.shape();
     } else {
       check_same_rows("jagged expression", jagged_shape, t.shape());
     }
@@ -180,6 +192,51 @@ struct Prepared {
     maps.emplace_back();
     data.push_back(first);
     ragged.push_back(true);
+  }
+
+  /// awkward-array's broadcasting of ragged dimensions: an operand of 1-D rows (`n * var`)
+  /// against deeper rows (`n * var * var`, or rectangular rows) of the same outer extents,
+  /// where row r of the operand has one element per sub-row of row r of @p deep (along the
+  /// row's first mode): that element applies to the whole sub-row. Returns the sub-rows'
+  /// sizes; a ShapeError names both shapes and the first row that does not fit.
+  static std::vector<index_t> broadcast_rows(const Jagged& shallow, const Jagged& deep) {
+    if (!std::ranges::equal(shallow.outer_extents(), deep.outer_extents()) ||
+        shallow.inner_rank() != 1 || !shallow.smooth_rows()) {
+      fail<ShapeError>("jagged expression", "an operand of ", shallow.to_string(),
+                       " does not broadcast into the rows of ", deep.to_string(),
+                       ": only 1-D rows (n * var) broadcast into deeper rows of the same outer "
+                       "extents");
+    }
+    std::vector<index_t> sizes;
+    std::vector<index_t> counts;
+    sub_row_sizes(deep, sizes, counts);
+    const std::span<const index_t> lengths = shallow.row_starts();
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      if (lengths[r + 1] - lengths[r] != counts[r]) {
+        fail<ShapeError>("jagged expression", "an operand of ", shallow.to_string(),
+                         " does not broadcast into the rows of ", deep.to_string(), ": row ", r,
+                         " has ", lengths[r + 1] - lengths[r], " elements for ", counts[r],
+                         " lists");
+      }
+    }
+    return sizes;
+  }
+
+  /// Registers @p t broadcast into jagged_shape: a copy with each element repeated over its
+  /// sub-row (@p sizes from broadcast_rows).
+  template <class T>
+  void add_expanded(const JaggedTensor<T>& t, const std::vector<index_t>& sizes) {
+    auto copy = std::make_shared<T[]>(static_cast<std::size_t>(jagged_shape.size()));
+    const T* in = t.values().data();
+    T* out = copy.get();
+    for (std::size_t k = 0; k < sizes.size(); ++k) {
+      out = std::fill_n(out, sizes[k], in[k]);
+    }
+    kept.push_back(copy);
+    maps.emplace_back();
+    data.push_back(copy.get());
+    ragged.push_back(true);
+    ++broadcast_leaves;
   }
 };
 
@@ -389,8 +446,10 @@ class SelectionExpr : public detail::ExpressionTag {
 
 /// A JaggedTensor (read-only) as an expression leaf: a jagged expression is evaluated row by
 /// row into a JaggedTensor of the same shape (`JaggedTensor<float> y = jt - mean(jt, 1);`).
-/// Every jagged leaf of a tree must have the same shape; dense operands are broadcast along the
-/// rows (their leading extents are the outer extents, or 1), scalars everywhere.
+/// Every jagged leaf of a tree must have the same shape, or 1-D rows (`n * var`) with one
+/// element per list of the deepest leaf's rows (`n * var * var`: awkward-array's broadcasting,
+/// each element applied to its whole list); dense operands are broadcast along the rows (their
+/// leading extents are the outer extents, or 1), scalars everywhere.
 /// @tparam T the element type
 template <class T>
 class JaggedExpr : public detail::ExpressionTag {

@@ -32,9 +32,11 @@ namespace strata {
 namespace detail {
 
 /// Writes a jagged expression into @p dst row by row: in row r every jagged leaf reads its
-/// row's values (unit stride) and every dense leaf one value (its element at the row's outer
-/// index). Rows are split between threads balanced by their sizes, so each element is computed
-/// by the same code whatever the thread count.
+/// row's values (unit stride), every dense leaf one value (its element at the row's outer
+/// index), and every per-row reduction (strata::rows) reduces its operand's row r (of length
+/// `run.length`) when the row's reader is bound, before the row is written. Rows are split
+/// between threads balanced by their sizes, so each element is computed by the same code
+/// whatever the thread count.
 template <class T, class E, ExecutionPolicy P>
 void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   constexpr std::size_t N = leaves_v<E>;
@@ -61,6 +63,7 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
       for (std::size_t m = 0; m < N; ++m) {
         run.start[m] = prepared.ragged[m] ? begin : prepared.maps[m].global_to_local(r);
       }
+      run.length = count;
       const auto value = e.template bind<0, run_constant>(run);
       T* const o = out + begin;
       for (index_t t = 0; t < count; ++t) {
@@ -326,6 +329,95 @@ Tensor<index_t> column_best(const JaggedTensor<T>& t, Better better) {
                                });
 }
 
+// The per-row kernels of the reductions along the ragged modes: `kernel(x, n)` reduces the n
+// contiguous values of one row. The reductions into dense tensors (`sum(jt, 1)`) and the lazy
+// ones inside jagged expressions (`rows::sum(jt)`, strata/expr/jagged_rows.hpp) run the same
+// kernels, so both give the same bits.
+
+/// A row's sum (contiguous_sum's lane order), 0 when empty.
+struct RowSum {
+  template <class T>
+  T operator()(const T* x, index_t n) const {
+    return contiguous_sum(x, n);
+  }
+};
+/// A row's product, in order, 1 when empty.
+struct RowProd {
+  template <class T>
+  T operator()(const T* x, index_t n) const {
+    T acc{1};
+    for (index_t k = 0; k < n; ++k) {
+      acc = acc * x[k];
+    }
+    return acc;
+  }
+};
+/// A row's mean in R (the sum in contiguous_sum's order when R is the element type), NaN when
+/// empty.
+template <class R>
+struct RowMean {
+  template <class T>
+  R operator()(const T* x, index_t n) const {
+    if constexpr (std::is_same_v<R, T>) {
+      return contiguous_sum(x, n) / static_cast<R>(n);
+    } else {
+      R acc{};
+      for (index_t k = 0; k < n; ++k) {
+        acc += static_cast<R>(x[k]);
+      }
+      return acc / static_cast<R>(n);
+    }
+  }
+};
+/// A row's minimum (@p High false) or maximum: the first NaN when there is one, the identity
+/// (extreme()) when empty.
+template <bool High>
+struct RowExtreme {
+  template <class T>
+  T operator()(const T* x, index_t n) const {
+    const index_t k =
+        High ? best_position(x, n, std::greater<>{}) : best_position(x, n, std::less<>{});
+    return k < 0 ? extreme<T>(!High) : x[k];
+  }
+};
+/// A row's range (maximum less minimum; NaN when it holds one), 0 when empty.
+struct RowPtp {
+  template <class T>
+  T operator()(const T* x, index_t n) const {
+    if (n == 0) {
+      return T{};
+    }
+    T lo = x[0];
+    T hi = x[0];
+    for (index_t k = 1; k < n; ++k) {
+      lo = extreme_of(lo, x[k], false);
+      hi = extreme_of(hi, x[k], true);
+    }
+    return static_cast<T>(hi - lo);
+  }
+};
+/// A row's variance in R (row_variance()), or its square root when @p Root.
+template <class R, bool Root = false>
+struct RowVariance {
+  index_t ddof = 0;
+  template <class T>
+  R operator()(const T* x, index_t n) const {
+    const R v = row_variance<R>(x, n, ddof);
+    if constexpr (Root) {
+      return std::sqrt(v);
+    } else {
+      return v;
+    }
+  }
+};
+/// A row's number of elements.
+struct RowCount {
+  template <class T>
+  index_t operator()(const T* /*x*/, index_t n) const {
+    return n;
+  }
+};
+
 /// Whether a tree is a jagged expression (a concept, so overloads taking one are preferred to
 /// the dense ones of reduce.hpp).
 template <class E>
@@ -458,8 +550,7 @@ Tensor<T> sum(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
             [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = static_cast<T>(a + x); }),
         keepdims);
   }
-  return detail::ragged_reduction<T>(
-      "sum", t, axes, keepdims, [](const T* x, index_t n) { return detail::contiguous_sum(x, n); });
+  return detail::ragged_reduction<T>("sum", t, axes, keepdims, detail::RowSum{});
 }
 /// Product of each row along the ragged modes, 1 for an empty row.
 /// @param t the tensor
@@ -476,13 +567,7 @@ Tensor<T> prod(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) 
             [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = static_cast<T>(a * x); }),
         keepdims);
   }
-  return detail::ragged_reduction<T>("prod", t, axes, keepdims, [](const T* x, index_t n) {
-    T acc{1};
-    for (index_t k = 0; k < n; ++k) {
-      acc = acc * x[k];
-    }
-    return acc;
-  });
+  return detail::ragged_reduction<T>("prod", t, axes, keepdims, detail::RowProd{});
 }
 /// Mean of each row along the ragged modes (in double for integers), NaN for an empty row as
 /// NumPy's mean of an empty array.
@@ -503,17 +588,7 @@ auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
     }
     return detail::outer_result(std::move(out), keepdims);
   }
-  return detail::ragged_reduction<R>("mean", t, axes, keepdims, [](const T* x, index_t n) {
-    if constexpr (std::is_same_v<R, T>) {
-      return detail::contiguous_sum(x, n) / static_cast<R>(n);
-    } else {
-      R acc{};
-      for (index_t k = 0; k < n; ++k) {
-        acc += static_cast<R>(x[k]);
-      }
-      return acc / static_cast<R>(n);
-    }
-  });
+  return detail::ragged_reduction<R>("mean", t, axes, keepdims, detail::RowMean<R>{});
 }
 /// Minimum of each row along the ragged modes (NaN when the row holds one, as NumPy); an empty
 /// row gives the identity, +infinity (the largest value for integers), as awkward-array's
@@ -533,10 +608,7 @@ Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
                                 }),
         keepdims);
   }
-  return detail::ragged_reduction<T>("min", t, axes, keepdims, [](const T* x, index_t n) {
-    const index_t k = detail::best_position(x, n, std::less<>{});
-    return k < 0 ? detail::extreme<T>(true) : x[k];
-  });
+  return detail::ragged_reduction<T>("min", t, axes, keepdims, detail::RowExtreme<false>{});
 }
 /// Maximum of each row along the ragged modes (NaN when the row holds one, as NumPy); an empty
 /// row gives the identity, -infinity (the lowest value for integers), as awkward-array's
@@ -556,10 +628,7 @@ Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
                                 }),
         keepdims);
   }
-  return detail::ragged_reduction<T>("max", t, axes, keepdims, [](const T* x, index_t n) {
-    const index_t k = detail::best_position(x, n, std::greater<>{});
-    return k < 0 ? detail::extreme<T>(false) : x[k];
-  });
+  return detail::ragged_reduction<T>("max", t, axes, keepdims, detail::RowExtreme<true>{});
 }
 /// Position in each row (row-major inside the row) of its minimum, the first when it repeats
 /// and the first NaN when there is one (NumPy's argmin); -1 for an empty row (awkward-array's
@@ -733,9 +802,7 @@ auto var(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims
   if (detail::outer_axis("var", t.shape(), axes)) {
     return detail::outer_result(detail::column_variance<R>(t, ddof.value), keepdims);
   }
-  return detail::ragged_reduction<R>("var", t, axes, keepdims, [&](const T* x, index_t n) {
-    return detail::row_variance<R>(x, n, ddof.value);
-  });
+  return detail::ragged_reduction<R>("var", t, axes, keepdims, detail::RowVariance<R>{ddof.value});
 }
 /// Standard deviation of each row along the ragged modes, or along the outer axis of a
 /// `n * var` tensor: the square roots of var().
@@ -764,8 +831,7 @@ Tensor<index_t> count(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = 
   if (detail::outer_axis("count", t.shape(), axes)) {
     return detail::outer_result(detail::column_counts(t), keepdims);
   }
-  return detail::ragged_reduction<index_t>("count", t, axes, keepdims,
-                                           [](const T* /*x*/, index_t n) { return n; });
+  return detail::ragged_reduction<index_t>("count", t, axes, keepdims, detail::RowCount{});
 }
 /// The number of non-zero elements of each row along the ragged modes, or along the outer
 /// axis of a `n * var` tensor (`np.count_nonzero`; NaN is not zero), as int64.
@@ -854,18 +920,7 @@ Tensor<T> ptp(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
     }
     return detail::outer_result(std::move(lo), keepdims);
   }
-  return detail::ragged_reduction<T>("ptp", t, axes, keepdims, [](const T* x, index_t n) {
-    if (n == 0) {
-      return T{};
-    }
-    T lo = x[0];
-    T hi = x[0];
-    for (index_t k = 1; k < n; ++k) {
-      lo = detail::extreme_of(lo, x[k], false);
-      hi = detail::extreme_of(hi, x[k], true);
-    }
-    return static_cast<T>(hi - lo);
-  });
+  return detail::ragged_reduction<T>("ptp", t, axes, keepdims, detail::RowPtp{});
 }
 
 /// Variance of each row along one axis (`var(jt, 1)`; `var(jt, 0)`: along the outer axis).

@@ -80,6 +80,32 @@ inline void check_same_rows(std::string_view operation, const Jagged& a, const J
   }
 }
 
+/// The sub-rows of every row of @p shape along the row's first mode (the lists of a
+/// `n * var * var` row, the sub-rows of a rectangular one), row after row: @p sizes gets each
+/// one's number of values, @p counts each row's number of them.
+inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
+                          std::vector<index_t>& counts) {
+  sizes.clear();
+  counts.assign(static_cast<std::size_t>(shape.n_rows()), 0);
+  for (index_t r = 0; r < shape.n_rows(); ++r) {
+    const Shape row = shape.row(r);
+    const index_t n = row.extent(0);
+    counts[static_cast<std::size_t>(r)] = n;
+    if (row.is<Smooth>() || row.is<SmoothView>()) {
+      sizes.insert(sizes.end(), static_cast<std::size_t>(n), n == 0 ? 0 : row.size() / n);
+    } else if (row.is<Jagged>() && row.as<Jagged>().outer_rank() == 1) {
+      const std::span<const index_t> starts = row.as<Jagged>().row_starts();
+      for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+        sizes.push_back(starts[k + 1] - starts[k]);
+      }
+    } else {
+      for (index_t i = 0; i < n; ++i) {
+        sizes.push_back(row.chip(0, i).size());
+      }
+    }
+  }
+}
+
 /// Row lengths of any integer type as an Index: each >= 0, their sum representable.
 template <class R>
 Index checked_lengths(std::string_view operation, const R& lengths) {
@@ -806,15 +832,19 @@ class JaggedTensor {
     return out;
   }
 
-  /// The same slice of every row (1-D rows): Python's `row[start:stop:step]` on each, clipped to
-  /// the row as Python clips, into a new tensor (`first(k)` is `select_each(Range{0, k})`).
+  /// The same slice of every row along its first mode: Python's `row[start:stop:step]` on each,
+  /// clipped to the row as Python clips, into a new tensor (`first(k)` is
+  /// `select_each(Range{0, k})`). Rows of more modes keep the rest: awkward's `array[:, 1:]` on
+  /// `n * var * var` drops each row's first list, on rectangular rows its first sub-row.
   /// @param range the slice
-  /// @return a new tensor over the same outer modes
-  /// @throws ShapeError when the rows are not 1-D; IndexError for step 0
+  /// @return a new tensor over the same outer modes, rows of the same rank
+  /// @throws IndexError for step 0
   [[nodiscard]] JaggedTensor select_each(const Range& range) const {
-    check_flat_rows("select_each");
     if (range.step == 0) {
       detail::fail<IndexError>("select_each", "the slice step is 0");
+    }
+    if (!shape_.smooth_rows() || shape_.inner_rank() != 1) {
+      return select_each_deep(range);
     }
     const std::span<const index_t> starts = offsets();
     const index_t rows = shape_.n_rows();
@@ -859,10 +889,11 @@ class JaggedTensor {
     }
     return out;
   }
-  /// The first @p k elements of every row (all of a shorter row): `select_each(Range{0, k})`.
+  /// The first @p k elements of every row (all of a shorter row; the first k lists or sub-rows
+  /// of deeper rows): `select_each(Range{0, k})`.
   /// @param k the count, >= 0
   /// @return a new tensor
-  /// @throws ShapeError when the rows are not 1-D; IndexError when k < 0
+  /// @throws IndexError when k < 0
   [[nodiscard]] JaggedTensor first(index_t k) const {
     if (k < 0) {
       detail::fail<IndexError>("first", "count ", k, " is negative");
@@ -910,6 +941,68 @@ class JaggedTensor {
   JaggedTensor(Jagged shape, AnyBuffer<T> buffer)
       : shape_(std::move(shape)), buffer_(std::move(buffer)) {
     index_pieces();
+  }
+
+  // select_each(Range) of rows of two or more modes: each row's sub-rows along its first mode
+  // (rectangular blocks, or the lists of a jagged row) are contiguous runs of its values; the
+  // chosen ones are copied in the slice's order, and the rows' shapes follow.
+  [[nodiscard]] JaggedTensor select_each_deep(const Range& range) const {
+    const index_t rows = shape_.n_rows();
+    const int inner = shape_.inner_rank();
+    const std::span<const index_t> starts = offsets();
+    const bool smooth = shape_.smooth_rows();
+    std::vector<index_t> extents;    // every row smooth: the rows' new extents
+    std::vector<Shape> shapes;       // else: the rows' new shapes
+    std::vector<index_t> from;       // where each copied run starts, in output order
+    std::vector<index_t> sizes;      // and its size
+    std::vector<index_t> all_sizes;  // the sub-rows' sizes, row after row
+    std::vector<index_t> counts;     // each row's number of sub-rows
+    detail::sub_row_sizes(shape_, all_sizes, counts);
+    const index_t* size_of = all_sizes.data();
+    std::vector<index_t> at;  // where each sub-row of a row starts, and the row's end
+    for (index_t r = 0; r < rows; ++r) {
+      const Shape row = shape_.row(r);
+      const index_t a = counts[static_cast<std::size_t>(r)];
+      at.assign(static_cast<std::size_t>(a) + 1, 0);
+      for (std::size_t i = 0; std::cmp_less(i, a); ++i) {
+        at[i + 1] = at[i] + *size_of++;
+      }
+      const auto [first, count] = detail::slice_of(a, range);
+      std::vector<Shape> subs;
+      for (index_t k = 0; k < count; ++k) {
+        const auto i = static_cast<std::size_t>(first + k * range.step);
+        from.push_back(starts[static_cast<std::size_t>(r)] + at[i]);
+        sizes.push_back(at[i + 1] - at[i]);
+        if (!smooth) {
+          subs.push_back(row.chip(0, first + k * range.step));
+        }
+      }
+      if (smooth) {
+        extents.push_back(count);
+        for (int m = 1; m < inner; ++m) {
+          extents.push_back(row.extent(m));
+        }
+      } else if (row.is<Smooth>() || row.is<SmoothView>()) {
+        Index e(static_cast<std::size_t>(inner), 0);
+        for (int m = 0; m < inner; ++m) {
+          e[static_cast<std::size_t>(m)] = m == 0 ? count : row.extent(m);
+        }
+        shapes.emplace_back(Smooth(e));
+      } else if (count == 0) {
+        shapes.emplace_back(Jagged::from_extents(Index{0}, inner - 1, IndexSpan{}));
+      } else {
+        shapes.emplace_back(Jagged(std::move(subs)));
+      }
+    }
+    JaggedTensor out =
+        for_overwrite(smooth ? Jagged::from_extents(shape_.outer_extents(), inner, extents)
+                             : Jagged(shape_.outer_extents(), std::move(shapes)));
+    const T* in = first_value();
+    T* o = out.first_value();
+    for (std::size_t b = 0; b < from.size(); ++b) {
+      o = std::copy(in + from[b], in + from[b] + sizes[b], o);
+    }
+    return out;
   }
 
   void check_flat_rows(std::string_view operation) const {

@@ -37,6 +37,9 @@ struct RunState {
   std::array<const void*, N> data{};
   std::array<index_t, N> start{};
   std::array<index_t, N> stride{};
+  /// The run's length when a jagged expression walks rows (each run one row): what a per-row
+  /// reduction inside the tree (strata::rows) reduces. Unused by dense evaluation.
+  index_t length = 0;
 };
 
 /// The reader of leaf @p I's array in a run, as the run mode @p Unit walks it.

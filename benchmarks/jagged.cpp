@@ -55,7 +55,7 @@ const JaggedTensor<float>& sequence_tensor() {
 void softmax_hand(benchmark::State& state) {
   bench::set_threads(state);
   const JaggedTensor<float>& t = sequence_tensor();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   const auto rows = static_cast<index_t>(offsets.size()) - 1;
   std::vector<float> out(static_cast<std::size_t>(t.size()));
@@ -100,7 +100,7 @@ void softmax_strata(benchmark::State& state) {
     y = t - strata::mean(t, 1);
     y = strata::exp(y - strata::max(y, 1));
     y /= strata::sum(y, 1);
-    benchmark::DoNotOptimize(y.values().data());
+    benchmark::DoNotOptimize(y.data());
   }
   state.SetItemsProcessed(state.iterations() * t.size());
 }
@@ -115,7 +115,7 @@ void softmax_rows(benchmark::State& state) {
     y = t - strata::rows::mean(t);
     y = strata::exp(y - strata::rows::max(y));
     y /= strata::rows::sum(y);
-    benchmark::DoNotOptimize(y.values().data());
+    benchmark::DoNotOptimize(y.data());
   }
   state.SetItemsProcessed(state.iterations() * t.size());
 }
@@ -130,7 +130,7 @@ const JaggedTensor<float>& many_rows() {
 void row_sum_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   std::vector<float> out(offsets.size() - 1);
   for (auto _ : state) {
@@ -162,7 +162,7 @@ void row_sum_strata(benchmark::State& state) {
 void column_sum_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   for (auto _ : state) {
     std::vector<float> out;
@@ -237,7 +237,7 @@ const ListOffsets& list_offsets() {
 
 void list_sum_hand(benchmark::State& state) {
   bench::one_thread();
-  const float* values = jets().values().data();
+  const float* values = jets().data();
   const std::vector<index_t>& lists = list_offsets().lists;
   for (auto _ : state) {
     std::vector<float> out(lists.size() - 1);
@@ -258,14 +258,14 @@ void list_sum_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = jets();
   for (auto _ : state) {
     auto sums = strata::sum(t, strata::ListAxis{-1});
-    benchmark::DoNotOptimize(sums.values().data());
+    benchmark::DoNotOptimize(sums.data());
   }
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
 void across_lists_sum_hand(benchmark::State& state) {
   bench::one_thread();
-  const float* values = jets().values().data();
+  const float* values = jets().data();
   const ListOffsets& o = list_offsets();
   for (auto _ : state) {
     // Each event's sums go after the previous event's; offsets as a jagged result needs them.
@@ -297,7 +297,7 @@ void across_lists_sum_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = jets();
   for (auto _ : state) {
     auto sums = strata::sum(t, strata::ListAxis{-2});
-    benchmark::DoNotOptimize(sums.values().data());
+    benchmark::DoNotOptimize(sums.data());
   }
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
@@ -308,7 +308,7 @@ void across_lists_sum_strata(benchmark::State& state) {
 void row_var_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   std::vector<float> out(offsets.size() - 1);
   for (auto _ : state) {
@@ -348,7 +348,7 @@ const JaggedTensor<float>& rows_with_nans() {
   static const JaggedTensor<float> t = [] {
     JaggedTensor<float> out(many_rows().shape());
     out.values().assign(many_rows().values());
-    float* v = out.values().data();
+    float* v = out.data();
     for (index_t k = 7; k < out.size(); k += 16) {
       v[k] = std::numeric_limits<float>::quiet_NaN();
     }
@@ -361,7 +361,7 @@ const JaggedTensor<float>& rows_with_nans() {
 const JaggedTensor<float>& row_weights() {
   static const JaggedTensor<float> w = [] {
     JaggedTensor<float> out(many_rows().shape());
-    float* v = out.values().data();
+    float* v = out.data();
     for (index_t k = 0; k < out.size(); ++k) {
       v[k] = static_cast<float>(1 + k % 4);
     }
@@ -373,7 +373,7 @@ const JaggedTensor<float>& row_weights() {
 void row_nanmean_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = rows_with_nans();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   std::vector<float> out(offsets.size() - 1);
   for (auto _ : state) {
@@ -405,8 +405,8 @@ void row_nanmean_strata(benchmark::State& state) {
 void row_average_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
-  const float* weights = row_weights().values().data();
+  const float* values = t.data();
+  const float* weights = row_weights().data();
   const std::span<const index_t> offsets = t.offsets();
   std::vector<float> out(offsets.size() - 1);
   for (auto _ : state) {
@@ -447,7 +447,7 @@ const JaggedTensor<index_t>& reversed_index() {  // each row's positions, last f
     const JaggedTensor<float>& t = many_rows();
     JaggedTensor<index_t> out(t.shape());
     const std::span<const index_t> offsets = t.offsets();
-    index_t* o = out.values().data();
+    index_t* o = out.data();
     for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
       const index_t n = offsets[r + 1] - offsets[r];
       for (index_t k = 0; k < n; ++k) {
@@ -462,8 +462,8 @@ const JaggedTensor<index_t>& reversed_index() {  // each row's positions, last f
 void filter_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
-  const bool* keep = positive_mask().values().data();
+  const float* values = t.data();
+  const bool* keep = positive_mask().data();
   const std::span<const index_t> offsets = t.offsets();
   for (auto _ : state) {
     std::vector<float> out_values;
@@ -490,7 +490,7 @@ void filter_strata(benchmark::State& state) {
   const JaggedTensor<bool>& mask = positive_mask();
   for (auto _ : state) {
     JaggedTensor<float> kept = strata::filter_each(t, mask);
-    benchmark::DoNotOptimize(kept.values().data());
+    benchmark::DoNotOptimize(kept.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
@@ -498,8 +498,8 @@ void filter_strata(benchmark::State& state) {
 void take_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = many_rows();
-  const float* values = t.values().data();
-  const index_t* at = reversed_index().values().data();
+  const float* values = t.data();
+  const index_t* at = reversed_index().data();
   const std::span<const index_t> offsets = t.offsets();
   for (auto _ : state) {
     std::vector<float> out_values(static_cast<std::size_t>(t.size()));
@@ -526,7 +526,7 @@ void take_strata(benchmark::State& state) {
   const JaggedTensor<index_t>& index = reversed_index();
   for (auto _ : state) {
     JaggedTensor<float> taken = strata::take_each(t, index);
-    benchmark::DoNotOptimize(taken.values().data());
+    benchmark::DoNotOptimize(taken.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
@@ -538,8 +538,8 @@ void concat_each_by_hand(const JaggedTensor<float>& a, const JaggedTensor<float>
                          std::vector<float>& values, std::vector<index_t>& offsets) {
   const std::span<const index_t> ao = a.offsets();
   const std::span<const index_t> bo = b.offsets();
-  const float* av = a.values().data();
-  const float* bv = b.values().data();
+  const float* av = a.data();
+  const float* bv = b.data();
   values.resize(static_cast<std::size_t>(a.size() + b.size()));
   offsets.assign(ao.size(), 0);
   float* o = values.data();
@@ -554,7 +554,7 @@ void concat_each_by_hand(const JaggedTensor<float>& a, const JaggedTensor<float>
 void cartesian_by_hand(const JaggedTensor<float>& t, std::vector<float>& x, std::vector<float>& y,
                        std::vector<index_t>& out_offsets) {
   const std::span<const index_t> offsets = t.offsets();
-  const float* in = t.values().data();
+  const float* in = t.data();
   out_offsets.assign(offsets.size(), 0);
   for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
     const index_t n = offsets[r + 1] - offsets[r];
@@ -591,8 +591,8 @@ void concat_rows_hand(benchmark::State& state) {
     for (std::size_t r = 1; r < b.offsets().size(); ++r) {
       offsets.push_back(a.size() + b.offsets()[r]);
     }
-    std::copy_n(b.values().data(), b.size(),
-                std::copy_n(a.values().data(), a.size(), values.data()));
+    std::copy_n(b.data(), b.size(),
+                std::copy_n(a.data(), a.size(), values.data()));
     benchmark::DoNotOptimize(values.data());
     benchmark::DoNotOptimize(offsets.data());
   }
@@ -606,7 +606,7 @@ void concat_rows_strata(benchmark::State& state) {
   const JaggedTensor<float>& b = other_rows();
   for (auto _ : state) {
     JaggedTensor<float> joined = strata::concat(0, {a, b});
-    benchmark::DoNotOptimize(joined.values().data());
+    benchmark::DoNotOptimize(joined.data());
   }
   state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
                           static_cast<index_t>(sizeof(float)));
@@ -633,7 +633,7 @@ void concat_each_strata(benchmark::State& state) {
   const JaggedTensor<float>& b = other_rows();
   for (auto _ : state) {
     JaggedTensor<float> joined = strata::concat(1, {a, b});
-    benchmark::DoNotOptimize(joined.values().data());
+    benchmark::DoNotOptimize(joined.data());
   }
   state.SetBytesProcessed(state.iterations() * (a.size() + b.size()) *
                           static_cast<index_t>(sizeof(float)));
@@ -658,7 +658,7 @@ void take_rows_hand(benchmark::State& state) {
   const JaggedTensor<float>& t = many_rows();
   const std::vector<index_t>& order = shuffled_rows();
   const std::span<const index_t> offsets = t.offsets();
-  const float* in = t.values().data();
+  const float* in = t.data();
   for (auto _ : state) {
     std::vector<index_t> out_offsets(order.size() + 1, 0);
     for (std::size_t k = 0; k < order.size(); ++k) {
@@ -683,7 +683,7 @@ void take_rows_strata(benchmark::State& state) {
   const std::vector<index_t>& order = shuffled_rows();
   for (auto _ : state) {
     JaggedTensor<float> taken = strata::take_rows(t, order);
-    benchmark::DoNotOptimize(taken.values().data());
+    benchmark::DoNotOptimize(taken.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
@@ -718,8 +718,8 @@ void cartesian_strata(benchmark::State& state) {
   for (auto _ : state) {
     auto [x, y] = strata::cartesian(t, t);
     pairs = x.size();
-    benchmark::DoNotOptimize(x.values().data());
-    benchmark::DoNotOptimize(y.values().data());
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
   }
   state.SetItemsProcessed(state.iterations() * pairs);
 }
@@ -728,7 +728,7 @@ void combinations_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = events();
   const std::span<const index_t> offsets = t.offsets();
-  const float* in = t.values().data();
+  const float* in = t.data();
   index_t pairs = 0;
   for (auto _ : state) {
     std::vector<index_t> out_offsets(offsets.size(), 0);
@@ -761,8 +761,8 @@ void combinations_strata(benchmark::State& state) {
   for (auto _ : state) {
     auto [x, y] = strata::combinations<2>(t);
     pairs = x.size();
-    benchmark::DoNotOptimize(x.values().data());
-    benchmark::DoNotOptimize(y.values().data());
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
   }
   state.SetItemsProcessed(state.iterations() * pairs);
 }
@@ -774,7 +774,7 @@ void sort_hand(benchmark::State& state) {
   const JaggedTensor<float>& t = many_rows();
   const std::span<const index_t> offsets = t.offsets();
   for (auto _ : state) {
-    std::vector<float> values(t.values().data(), t.values().data() + t.size());
+    std::vector<float> values(t.data(), t.data() + t.size());
     std::vector<index_t> out_offsets(offsets.begin(), offsets.end());
     for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
       std::sort(values.data() + offsets[r], values.data() + offsets[r + 1]);
@@ -790,7 +790,7 @@ void sort_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = many_rows();
   for (auto _ : state) {
     JaggedTensor<float> sorted = strata::sort(t);
-    benchmark::DoNotOptimize(sorted.values().data());
+    benchmark::DoNotOptimize(sorted.data());
   }
   state.SetBytesProcessed(state.iterations() * t.size() * static_cast<index_t>(sizeof(float)));
 }
@@ -806,7 +806,7 @@ void tiny_sum_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = tiny();
   const std::span<const index_t> offsets = t.offsets();
-  const float* in = t.values().data();
+  const float* in = t.data();
   for (auto _ : state) {
     std::vector<float> out(offsets.size() - 1);
     for (std::size_t r = 0; r + 1 < offsets.size(); ++r) {
@@ -833,7 +833,7 @@ void tiny_filter_hand(benchmark::State& state) {
   bench::one_thread();
   const JaggedTensor<float>& t = tiny();
   const std::span<const index_t> offsets = t.offsets();
-  const float* in = t.values().data();
+  const float* in = t.data();
   for (auto _ : state) {
     std::vector<float> values;
     std::vector<index_t> out_offsets{0};
@@ -855,7 +855,7 @@ void tiny_filter_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = tiny();
   for (auto _ : state) {
     JaggedTensor<float> kept = strata::filter_each(t, t > 0.0F);
-    benchmark::DoNotOptimize(kept.values().data());
+    benchmark::DoNotOptimize(kept.data());
   }
 }
 
@@ -876,7 +876,7 @@ void tiny_concat_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = tiny();
   for (auto _ : state) {
     JaggedTensor<float> joined = strata::concat(1, {t, t});
-    benchmark::DoNotOptimize(joined.values().data());
+    benchmark::DoNotOptimize(joined.data());
   }
 }
 
@@ -898,8 +898,8 @@ void tiny_cartesian_strata(benchmark::State& state) {
   const JaggedTensor<float>& t = tiny();
   for (auto _ : state) {
     auto [x, y] = strata::cartesian(t, t);
-    benchmark::DoNotOptimize(x.values().data());
-    benchmark::DoNotOptimize(y.values().data());
+    benchmark::DoNotOptimize(x.data());
+    benchmark::DoNotOptimize(y.data());
   }
 }
 
@@ -928,7 +928,7 @@ void build_strata(benchmark::State& state) {
   const auto& rows = sequences();
   for (auto _ : state) {
     const JaggedTensor t(rows);
-    benchmark::DoNotOptimize(t.values().data());
+    benchmark::DoNotOptimize(t.data());
   }
   state.SetItemsProcessed(state.iterations() * sequence_tensor().size());
 }
@@ -937,7 +937,7 @@ void build_strata(benchmark::State& state) {
 
 void row_hand(benchmark::State& state) {
   const JaggedTensor<float>& t = sequence_tensor();
-  const float* values = t.values().data();
+  const float* values = t.data();
   const std::span<const index_t> offsets = t.offsets();
   const auto rows = static_cast<index_t>(offsets.size()) - 1;
   for (auto _ : state) {

@@ -180,7 +180,7 @@ struct Prepared {
     } else {
       check_same_rows("jagged expression", jagged_shape, t.shape());
     }
-    const T* first = t.values().data();
+    const T* first = t.data();
     if (destination != nullptr && t.buffer().identity() == destination &&
         static_cast<const void*>(first) != destination_first) {
       // An array, not a std::vector (whose bool specialisation has no data()).
@@ -227,7 +227,7 @@ struct Prepared {
   template <class T>
   void add_expanded(const JaggedTensor<T>& t, const std::vector<index_t>& sizes) {
     auto copy = std::make_shared<T[]>(static_cast<std::size_t>(jagged_shape.size()));
-    const T* in = t.values().data();
+    const T* in = t.data();
     T* out = copy.get();
     for (std::size_t k = 0; k < sizes.size(); ++k) {
       out = std::fill_n(out, sizes[k], in[k]);

@@ -46,11 +46,11 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   prepared.jagged_shape = dst.shape();
   prepared.shape = Index(dst.shape().outer_extents());
   prepared.destination = dst.buffer().identity();
-  prepared.destination_first = dst.values().data();
+  prepared.destination_first = dst.data();
   prepared.parallel = std::is_same_v<P, Parallel>;
   e.prepare(prepared);
   const std::span<const index_t> starts = dst.offsets();
-  T* const out = dst.values().data();
+  T* const out = dst.data();
   parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
     RunState<N> run;
     for (std::size_t m = 0; m < N; ++m) {
@@ -133,7 +133,7 @@ Tensor<R> per_row(const JaggedTensor<T>& t, const P& policy, F&& f) {
   Tensor<R> out(t.shape().outer_extents());
   R* o = out.data();
   const std::span<const index_t> starts = t.offsets();
-  const T* values = t.values().data();
+  const T* values = t.data();
   parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
     for (index_t r = lo; r < hi; ++r) {
       const index_t begin = starts[static_cast<std::size_t>(r)];
@@ -222,7 +222,7 @@ Tensor<Acc> fold_columns(const JaggedTensor<T>& t, Acc init, Add add) {
   using Slot =
       std::conditional_t<std::is_same_v<Acc, bool>, unsigned char, Acc>;  // no vector<bool>
   const std::span<const index_t> starts = t.offsets();
-  const T* const values = t.values().data();
+  const T* const values = t.data();
   std::vector<Slot> acc;
   for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
     const T* const x = values + starts[r];

@@ -373,7 +373,7 @@ auto average(const JaggedTensor<T>& t, IndexSpan axes, const JaggedTensor<W>& we
                              " for values of shape ", t.shape().to_string(),
                              ": one weight per value, in rows of the same shapes");
   }
-  const W* const wv = weights.values().data();
+  const W* const wv = weights.data();
   const std::span<const index_t> wo = weights.offsets();
   const auto weight = [wv, wo](index_t r, index_t k) {
     return static_cast<R>(wv[wo[static_cast<std::size_t>(r)] + k]);

@@ -44,7 +44,7 @@ template <class T, class Pick>
 JaggedTensor<T> gather_rows(const JaggedTensor<T>& t, const Index& lengths, Pick pick) {
   auto out =
       JaggedTensor<T>::for_overwrite(Jagged::from_extents(t.shape().outer_extents(), 1, lengths));
-  T* const o = out.values().data();
+  T* const o = out.data();
   const std::span<const index_t> starts = out.offsets();
   parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
     for (index_t r = lo; r < hi; ++r) {
@@ -101,8 +101,8 @@ JaggedTensor<T> take_each(const JaggedTensor<T>& t, const JaggedTensor<I>& indic
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     lengths[r] = picks[r + 1] - picks[r];
   }
-  const T* const in = t.values().data();
-  const I* const at = indices.values().data();
+  const T* const in = t.data();
+  const I* const at = indices.data();
   return detail::gather_rows(t, lengths, [&](index_t r, T* out, index_t n) {
     const auto u = static_cast<std::size_t>(r);
     const T* const row = in + from[u];
@@ -138,7 +138,7 @@ JaggedTensor<T> take_each(const JaggedTensor<T>& t, const Tensor<I>& indices) {
       indices.is_contiguous() ? Tensor<const I>(indices) : Tensor<const I>(indices.copy());
   const index_t k = shape.back();
   const std::span<const index_t> from = t.offsets();
-  const T* const in = t.values().data();
+  const T* const in = t.data();
   const I* const at = dense.data();
   return detail::gather_rows(t, Index(from.size() - 1, k), [&](index_t r, T* out, index_t n) {
     const auto u = static_cast<std::size_t>(r);
@@ -170,7 +170,7 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& 
     detail::fail<ShapeError>("filter_each", "a mask of shape ", mask.shape().to_string(),
                              " for a tensor of shape ", t.shape().to_string());
   }
-  const bool* const keep = mask.values().data();
+  const bool* const keep = mask.data();
   Index lengths(from.size() - 1, 0);
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     if (marks[r + 1] - marks[r] != from[r + 1] - from[r]) {
@@ -182,7 +182,7 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& 
       lengths[r] += keep[k] ? 1 : 0;
     }
   }
-  const T* const in = t.values().data();
+  const T* const in = t.data();
   return detail::gather_rows(t, lengths, [&](index_t r, T* out, index_t /*n*/) {
     const auto u = static_cast<std::size_t>(r);
     const index_t length = from[u + 1] - from[u];
@@ -252,7 +252,7 @@ JaggedTensor<T> gather_row_blocks(const std::vector<RowBlock<T>>& blocks, const 
     picked = Jagged(outer, std::move(shapes));
   }
   auto out = JaggedTensor<T>::for_overwrite(std::move(picked));
-  T* at = out.values().data();
+  T* at = out.data();
   const JaggedTensor<T>* source = nullptr;  // the pointers of the last block's source
   std::span<const index_t> starts;
   const T* in = nullptr;
@@ -391,7 +391,7 @@ JaggedTensor<T> filter_rows(const JaggedTensor<T>& t, const Tensor<const bool>& 
 template <class T>
 JaggedTensor<index_t> local_index(const JaggedTensor<T>& t) {
   auto out = JaggedTensor<index_t>::for_overwrite(t.shape());
-  index_t* const o = out.values().data();
+  index_t* const o = out.data();
   detail::for_each_last_axis_run(out, [o](index_t begin, index_t count) {
     std::iota(o + begin, o + begin + count, index_t{0});
   });

@@ -368,7 +368,7 @@ JaggedTensor<T> concat(index_t axis, const std::vector<JaggedTensor<T>>& sources
   }
   std::vector<const T*> values;
   for (const JaggedTensor<T>& s : sources) {
-    values.push_back(s.values().data());
+    values.push_back(s.data());
   }
   return detail::gather_rows(sources[0], lengths, [&](index_t r, T* out, index_t /*n*/) {
     const auto u = static_cast<std::size_t>(r);
@@ -527,7 +527,7 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const JaggedTensor<I>& count
   detail::check_same_outer(op, t, counts);
   const std::span<const index_t> starts = t.offsets();
   const std::span<const index_t> splits = counts.offsets();
-  const I* const c = counts.values().data();
+  const I* const c = counts.data();
   std::vector<Shape> rows;
   rows.reserve(starts.size() - 1);
   for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
@@ -633,8 +633,8 @@ JaggedTensor<std::tuple<T, U...>> zip(const JaggedTensor<T>& first,
                                       const JaggedTensor<U>&... rest) {
   (detail::check_same_rows("zip", first.shape(), rest.shape()), ...);
   auto out = JaggedTensor<std::tuple<T, U...>>::for_overwrite(first.shape());
-  std::tuple<T, U...>* const o = out.values().data();
-  const auto pointers = std::make_tuple(first.values().data(), rest.values().data()...);
+  std::tuple<T, U...>* const o = out.data();
+  const auto pointers = std::make_tuple(first.data(), rest.data()...);
   detail::write_rows(first.shape(), [&](index_t r, index_t k) {
     const index_t end = first.offsets()[static_cast<std::size_t>(r) + 1];
     for (; k < end; ++k) {
@@ -660,8 +660,8 @@ std::pair<JaggedTensor<T>, JaggedTensor<U>> cartesian(const JaggedTensor<T>& a,
       detail::cartesian_shape("cartesian", a.shape().outer_extents(), a.offsets(), b.offsets());
   std::pair<JaggedTensor<T>, JaggedTensor<U>> out{JaggedTensor<T>::for_overwrite(shape),
                                                   JaggedTensor<U>::for_overwrite(shape)};
-  detail::write_pairs<false>(shape, a.offsets(), b.offsets(), a.values().data(), b.values().data(),
-                             out.first.values().data(), out.second.values().data());
+  detail::write_pairs<false>(shape, a.offsets(), b.offsets(), a.data(), b.data(),
+                             out.first.data(), out.second.data());
   return out;
 }
 
@@ -680,8 +680,8 @@ std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> argcartesian(const Jagge
   std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> out{
       JaggedTensor<index_t>::for_overwrite(shape), JaggedTensor<index_t>::for_overwrite(shape)};
   detail::write_pairs<true, index_t, index_t>(shape, a.offsets(), b.offsets(), nullptr, nullptr,
-                                              out.first.values().data(),
-                                              out.second.values().data());
+                                              out.first.data(),
+                                              out.second.data());
   return out;
 }
 
@@ -706,9 +706,9 @@ std::array<JaggedTensor<T>, N> combinations(const JaggedTensor<T>& t, bool repla
   (std::make_index_sequence<N>{});
   std::array<T*, N> o{};
   for (std::size_t m = 0; m < N; ++m) {
-    o[m] = out[m].values().data();
+    o[m] = out[m].data();
   }
-  detail::write_combinations<N, false>(shape, t.offsets(), replacement, t.values().data(), o);
+  detail::write_combinations<N, false>(shape, t.offsets(), replacement, t.data(), o);
   return out;
 }
 
@@ -733,9 +733,9 @@ std::array<JaggedTensor<index_t>, N> argcombinations(const JaggedTensor<T>& t,
   (std::make_index_sequence<N>{});
   std::array<index_t*, N> o{};
   for (std::size_t m = 0; m < N; ++m) {
-    o[m] = out[m].values().data();
+    o[m] = out[m].data();
   }
-  detail::write_combinations<N, true>(shape, t.offsets(), replacement, t.values().data(), o);
+  detail::write_combinations<N, true>(shape, t.offsets(), replacement, t.data(), o);
   return out;
 }
 
@@ -749,8 +749,8 @@ template <class T>
 requires std::totally_ordered<T> JaggedTensor<T> sort(const JaggedTensor<T>& t,
                                                       bool ascending = true) {
   auto out = JaggedTensor<T>::for_overwrite(t.shape());
-  T* const o = out.values().data();
-  const T* const in = t.values().data();
+  T* const o = out.data();
+  const T* const in = t.data();
   detail::for_each_last_axis_run(out, [&](index_t begin, index_t count) {
     std::copy_n(in + begin, count, o + begin);  // each run copied, then sorted in cache
     detail::sort_run(o + begin, o + begin + count, ascending);
@@ -768,8 +768,8 @@ template <class T>
 requires std::totally_ordered<T> JaggedTensor<index_t> argsort(const JaggedTensor<T>& t,
                                                                bool ascending = true) {
   auto out = JaggedTensor<index_t>::for_overwrite(t.shape());
-  index_t* const o = out.values().data();
-  const T* const in = t.values().data();
+  index_t* const o = out.data();
+  const T* const in = t.data();
   detail::for_each_last_axis_run(out, [&](index_t begin, index_t count) {
     detail::argsort_run(in + begin, o + begin, o + begin + count, ascending);
   });

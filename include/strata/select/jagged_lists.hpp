@@ -89,7 +89,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
     const JaggedTensor<T> lists = t.reshape(Jagged::from_lengths(lengths));  // a view
     const Tensor<R> per_list = reduce(lists);
     auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(counts));
-    std::copy_n(per_list.data(), per_list.size(), out.values().data());
+    std::copy_n(per_list.data(), per_list.size(), out.data());
     return out;
   }
   // Across the lists: each row's columns, their lengths first.
@@ -112,8 +112,8 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   }
   auto columns = JaggedTensor<T>::for_overwrite(Jagged::from_lengths(heights));
   std::vector<index_t> owners(positions ? static_cast<std::size_t>(columns.size()) : 0);
-  const T* const x = t.values().data();
-  T* const c = columns.values().data();
+  const T* const x = t.data();
+  T* const c = columns.data();
   const std::span<const index_t> column_starts = columns.offsets();
   std::vector<index_t> next;  // where each column of the row takes its next value
   std::size_t list = 0;
@@ -137,7 +137,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   }
   Tensor<R> per_column = reduce(columns);
   auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
-  R* const o = out.values().data();
+  R* const o = out.data();
   for (index_t k = 0; k < per_column.size(); ++k) {
     const R v = per_column.data()[k];
     if constexpr (std::is_same_v<R, index_t>) {

@@ -437,7 +437,7 @@ Masked<Tensor<T>> row_end(std::string_view operation, const JaggedTensor<T>& t, 
   Tensor<T> values(outer);
   Tensor<bool> valid(outer);
   const std::span<const index_t> starts = t.offsets();
-  const T* const x = t.values().data();
+  const T* const x = t.data();
   for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
     if (starts[r + 1] > starts[r]) {
       values.data()[r] = x[last ? starts[r + 1] - 1 : starts[r]];
@@ -489,14 +489,14 @@ Masked<JaggedTensor<T>> pad_none(const JaggedTensor<T>& t, index_t target) {
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     lengths[r] = std::max(from[r + 1] - from[r], target);
   }
-  const T* const in = t.values().data();
+  const T* const in = t.data();
   JaggedTensor<T> values = detail::gather_rows(t, lengths, [&](index_t r, T* out, index_t n) {
     const auto u = static_cast<std::size_t>(r);
     const T* const end = std::copy(in + from[u], in + from[u + 1], out);
     std::fill(out + (end - out), out + n, T{});
   });
   JaggedTensor<bool> valid(values.shape());
-  bool* const v = valid.values().data();
+  bool* const v = valid.data();
   const std::span<const index_t> to = valid.offsets();
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     std::fill_n(v + to[r], from[r + 1] - from[r], true);
@@ -518,7 +518,7 @@ Masked<Tensor<T>> pad_none(const JaggedTensor<T>& t, index_t target, Clip /*clip
   Tensor<T> values(shape);
   Tensor<bool> valid(shape);
   const std::span<const index_t> from = t.offsets();
-  const T* const in = t.values().data();
+  const T* const in = t.data();
   for (std::size_t r = 0; r + 1 < from.size(); ++r) {
     const index_t n = std::min(from[r + 1] - from[r], target);
     const auto at = static_cast<index_t>(r) * target;
@@ -545,8 +545,8 @@ Tensor<bool> is_none(const Masked<Tensor<T>>& m) {
 template <class T>
 JaggedTensor<bool> is_none(const Masked<JaggedTensor<T>>& m) {
   auto out = JaggedTensor<bool>::for_overwrite(m.valid().shape());
-  const bool* const v = m.valid().values().data();
-  bool* const o = out.values().data();
+  const bool* const v = m.valid().data();
+  bool* const o = out.data();
   for (index_t k = 0; k < out.size(); ++k) {
     o[k] = !v[k];
   }
@@ -577,9 +577,9 @@ Tensor<std::remove_const_t<T>> fill_none(const Masked<Tensor<T>>& m,
 template <class T>
 JaggedTensor<T> fill_none(const Masked<JaggedTensor<T>>& m, const T& value) {
   auto out = JaggedTensor<T>::for_overwrite(m.values().shape());
-  const T* const x = m.values().values().data();
-  const bool* const v = m.valid().values().data();
-  T* const o = out.values().data();
+  const T* const x = m.values().data();
+  const bool* const v = m.valid().data();
+  T* const o = out.data();
   for (index_t k = 0; k < out.size(); ++k) {
     o[k] = v[k] ? x[k] : value;
   }
@@ -672,7 +672,7 @@ template <class T>
 std::string to_string(const Masked<JaggedTensor<T>>& m, const PrintOptions& options = {}) {
   std::string ignored;
   std::vector<bool> present;
-  detail::jagged_text(Shape(m.valid().shape()), m.valid().values().data(),
+  detail::jagged_text(Shape(m.valid().shape()), m.valid().data(),
                       m.size() > options.threshold, options.edgeitems, ignored, present);
   return detail::jagged_string(m.values(), options, [&](const std::vector<T>& v) {
     return detail::format_or_none(v, present, options.precision);

@@ -646,6 +646,13 @@ class JaggedTensor {
   /// All values of a const tensor, as a read-only 1-D view.
   /// @return the view
   [[nodiscard]] Tensor<const T> values() const { return Tensor<const T>(buffer_, values_map()); }
+  /// The first value: the size() values lie one after another from it, rows in order (the
+  /// values buffer of Arrow's ListOffsetArray, with offsets()). Cheaper than `values().data()`,
+  /// which makes a view first.
+  /// @return the pointer (null only for a tensor without values)
+  [[nodiscard]] T* data() noexcept { return first_value(); }
+  /// @copydoc data()
+  [[nodiscard]] const T* data() const noexcept { return first_value(); }
   /// The storage.
   /// @return the buffer handle
   [[nodiscard]] const AnyBuffer<T>& buffer() const noexcept { return buffer_; }
@@ -1254,7 +1261,7 @@ template <class T, class Format>
 std::string jagged_string(const JaggedTensor<T>& t, const PrintOptions& options, Format format) {
   std::string text;
   std::vector<std::remove_const_t<T>> values;
-  jagged_text(Shape(t.shape()), t.values().data(), t.size() > options.threshold, options.edgeitems,
+  jagged_text(Shape(t.shape()), t.data(), t.size() > options.threshold, options.edgeitems,
               text, values);
   std::vector<std::string> formatted = format(values);
   std::string out;

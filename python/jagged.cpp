@@ -7,6 +7,8 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -269,6 +271,46 @@ py::object average(const PyJagged& t, const PyJagged& weights, const py::object&
   });
 }
 
+/// min / max with NumPy's and awkward's initial=: the value an empty row gives, and a bound on
+/// every other (NaN from either side propagates); along None, 0 or 1.
+py::object reduce_from(const PyJagged& t, const std::string& name, const py::object& axis_object,
+                       const py::object& initial) {
+  const auto axis = reduction_axis(axis_object, name.c_str());
+  return visit_jagged(t, [&](const auto& x) -> py::object {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (std::is_same_v<T, bool>) {
+      throw py::type_error("strata.JaggedTensor." + name + ": a bool tensor has no " + name +
+                           " (convert it first: JaggedTensor.from_offsets(values.astype(int), "
+                           "offsets))");
+    } else {
+      const bool is_number = py::isinstance<py::int_>(initial) ||
+                             (std::is_floating_point_v<T> && py::isinstance<py::float_>(initial));
+      if (!is_number) {
+        throw py::type_error("strata.JaggedTensor." + name +
+                             ": initial=" + py::str(py::repr(initial)).cast<std::string>() +
+                             " is not a number of the tensor's dtype " + dtype_name<T>());
+      }
+      const auto v = initial.cast<T>();
+      const bool high = name == "max";
+      if (axis) {
+        const strata::Initial<T> from{v};
+        return py::cast(wrap(high ? strata::max(x, *axis, from) : strata::min(x, *axis, from)));
+      }
+      const Tensor<const T> values = x.values();
+      if (values.size() == 0) {
+        return py::cast(v);
+      }
+      const T m = high ? strata::max(values) : strata::min(values);
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(m) || std::isnan(v)) {
+          return py::cast(std::isnan(m) ? m : v);
+        }
+      }
+      return py::cast(high ? std::max(m, v) : std::min(m, v));
+    }
+  });
+}
+
 /// A reduction's result with awkward's mask_identity=True: a numpy.ma.MaskedArray masked where
 /// the group had no value (no value that is not NaN when @p skip_nan), 0 under the mask; with
 /// axis None, None when there is no value at all.
@@ -459,7 +501,26 @@ void def_jagged(py::module_& m) {
   cls.def(
       "count", [](const PyJagged& t, const py::object& axis) { return reduce(t, "count", axis, 0); },
       py::arg("axis") = py::none(), "the number of values: all (None), per row (1), per position (0)");
-  for (const char* name : {"sum", "prod", "mean", "min", "max", "argmin", "argmax"}) {
+  for (const char* name : {"min", "max"}) {
+    cls.def(
+        name,
+        [name = std::string(name)](const PyJagged& t, const py::object& axis, bool mask_identity,
+                                   const py::object& initial) {
+          const py::object out =
+              initial.is_none() ? reduce(t, name, axis, 0) : reduce_from(t, name, axis, initial);
+          return mask_identity
+                     ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), false)
+                     : out;
+        },
+        py::arg("axis") = py::none(), py::kw_only(), py::arg("mask_identity") = false,
+        py::arg("initial") = py::none(),
+        "None: all values (a number); 1 or -1: per row; 0: across rows, element k of every row "
+        "that has one (awkward's axis=0); a strata.Tensor. An empty row gives +-inf (the extreme "
+        "value of an integer dtype), or initial= when given (NumPy's and awkward's initial: "
+        "also a bound on every other result). mask_identity=True: a numpy.ma.MaskedArray masked "
+        "where a row is empty");
+  }
+  for (const char* name : {"sum", "prod", "mean", "argmin", "argmax"}) {
     cls.def(
         name,
         [name = std::string(name)](const PyJagged& t, const py::object& axis, bool mask_identity) {

@@ -77,6 +77,42 @@ def test_jagged_reductions_match_numpy_row_by_row(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
+def test_jagged_min_max_from_initial_match_numpy(seed):
+    # NumPy's initial=: np.min(row, initial=v) for every row (an empty row gives v), over all
+    # values, and across rows (awkward's axis=0 with initial=)
+    rng = np.random.default_rng(seed)
+    rows = random_rows(rng, 9)
+    rows.append(np.array([]))
+    rows[1] = np.array([np.nan, 1.0])
+    j = strata.JaggedTensor(rows)
+    for name in ["min", "max"]:
+        f = getattr(np, name)
+        for v in [0.0, -0.5, 2]:
+            got = np.asarray(getattr(j, name)(1, initial=v))
+            np.testing.assert_array_equal(got, [f(r, initial=v) for r in rows])
+            values = np.concatenate(rows)
+            assert np.array_equal(getattr(j, name)(initial=v), f(values, initial=v), equal_nan=True)
+            longest = max(len(r) for r in rows)
+            columns = [np.array([r[k] for r in rows if len(r) > k]) for k in range(longest)]
+            np.testing.assert_array_equal(np.asarray(getattr(j, name)(0, initial=v)),
+                                          [f(c, initial=v) for c in columns])
+    clean = strata.JaggedTensor([[1.0, 5.0], [], [3.0]])
+    assert [clean.max(initial=2.0), clean.max(initial=7.0)] == [5.0, 7.0]
+    assert [clean.min(initial=2.0), clean.min(initial=0.0)] == [1.0, 0.0]
+    empty = strata.JaggedTensor([[], []])
+    assert empty.max(initial=3.0) == 3.0 and np.asarray(empty.min(1, initial=-1.0)).tolist() == [-1.0, -1.0]
+    # mask_identity wins over initial for an empty row (awkward: None)
+    assert strata.JaggedTensor([[1.0, 5.0], []]).max(1, initial=2.0, mask_identity=True).tolist() \
+        == [5.0, None]
+    ints = strata.JaggedTensor.from_offsets(np.array([3, 1, 2], dtype=np.int64), np.array([0, 2, 2, 3]))
+    assert np.asarray(ints.min(1, initial=2)).tolist() == [1, 2, 2]
+    with pytest.raises(TypeError, match="min: initial=0.5"):
+        ints.min(1, initial=0.5)
+    with pytest.raises(TypeError, match="max: initial='a'"):
+        j.max(1, initial="a")
+
+
+@pytest.mark.parametrize("seed", range(3))
 def test_jagged_nan_reductions_and_average_match_numpy_row_by_row(seed):
     rng = np.random.default_rng(100 + seed)
     rows = [np.where(rng.random(n) < 0.3, np.nan, rng.integers(-3, 4, n).astype(float))

@@ -263,6 +263,44 @@ void list_sum_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// awkward's broadcasting: one value per list (n * var) subtracted from every element of its
+// list (n * var * var); the hand loop walks the list offsets with the per-list values.
+const JaggedTensor<float>& per_list_values() {
+  static const JaggedTensor<float> v = strata::sum(jets(), strata::ListAxis{-1});
+  return v;
+}
+
+void broadcast_lists_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().data();
+  const float* per_list = per_list_values().data();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  std::vector<float> out(static_cast<std::size_t>(jets().size()));
+  for (auto _ : state) {
+    float* o = out.data();
+    for (std::size_t j = 0; j + 1 < lists.size(); ++j) {
+      const float v = per_list[j];
+      for (index_t k = lists[j]; k < lists[j + 1]; ++k) {
+        o[k] = values[k] - v;
+      }
+    }
+    benchmark::DoNotOptimize(o);
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void broadcast_lists_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  const JaggedTensor<float>& per_list = per_list_values();
+  JaggedTensor<float> y = JaggedTensor<float>::zeros(t.shape());
+  for (auto _ : state) {
+    y = t - per_list;
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 void across_lists_sum_hand(benchmark::State& state) {
   bench::one_thread();
   const float* values = jets().data();
@@ -591,8 +629,7 @@ void concat_rows_hand(benchmark::State& state) {
     for (std::size_t r = 1; r < b.offsets().size(); ++r) {
       offsets.push_back(a.size() + b.offsets()[r]);
     }
-    std::copy_n(b.data(), b.size(),
-                std::copy_n(a.data(), a.size(), values.data()));
+    std::copy_n(b.data(), b.size(), std::copy_n(a.data(), a.size(), values.data()));
     benchmark::DoNotOptimize(values.data());
     benchmark::DoNotOptimize(offsets.data());
   }
@@ -981,6 +1018,8 @@ BENCHMARK(column_sum_hand)->Name("column_sum/hand")->Unit(benchmark::kMillisecon
 BENCHMARK(column_sum_strata)->Name("column_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(list_sum_hand)->Name("list_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(list_sum_strata)->Name("list_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(broadcast_lists_hand)->Name("broadcast_lists/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(broadcast_lists_strata)->Name("broadcast_lists/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_hand)->Name("across_lists_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_strata)->Name("across_lists_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);

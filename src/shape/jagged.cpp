@@ -104,20 +104,20 @@ Shape JaggedRows::row(index_t r) const {
   return data_->inner[static_cast<std::size_t>(abs)];
 }
 
-index_t JaggedRows::uniform_extent(int mode, std::string_view what) const {
+index_t JaggedRows::uniform_extent(int mode, const std::function<std::string()>& what) const {
   if (mode < outer_rank()) {
     return outer_[static_cast<std::size_t>(mode)];
   }
   const int m = mode - outer_rank();
   if (row1_ == row0_) {
-    fail<ShapeError>("extent", "mode ", mode, " of ", what,
+    fail<ShapeError>("extent", "mode ", mode, " of ", what(),
                      " is an inner mode and there are no rows to ask");
   }
   const index_t first = row(0).uniform_extent(m);
   for (index_t r = 1; r < row1_ - row0_; ++r) {
     const index_t e = row(r).uniform_extent(m);
     if (e != first) {
-      fail<ShapeError>("extent", "mode ", mode, " of ", what, " is ragged (row 0 has ", first,
+      fail<ShapeError>("extent", "mode ", mode, " of ", what(), " is ragged (row 0 has ", first,
                        ", row ", r, " has ", e, "); ask a row: row(r).extent(", m, ")");
     }
   }

@@ -226,7 +226,7 @@ struct Prepared {
   /// sub-row (@p sizes from broadcast_rows).
   template <class T>
   void add_expanded(const JaggedTensor<T>& t, const std::vector<index_t>& sizes) {
-    auto copy = std::make_shared<T[]>(static_cast<std::size_t>(jagged_shape.size()));
+    auto copy = std::make_shared_for_overwrite<T[]>(static_cast<std::size_t>(jagged_shape.size()));
     const T* in = t.data();
     T* out = copy.get();
     for (std::size_t k = 0; k < sizes.size(); ++k) {

@@ -8,10 +8,12 @@
 #include "strata/shape/shape_api.hpp"
 #include "strata/shape/smooth.hpp"
 
+#include <functional>
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace strata {
@@ -52,7 +54,8 @@ class JaggedRows {
            data_->starts[static_cast<std::size_t>(row0_)];
   }
   [[nodiscard]] Shape row(index_t r) const;  // r counts from row0
-  [[nodiscard]] index_t uniform_extent(int mode, std::string_view what) const;
+  // what() names the shape in an error (called only when there is one).
+  [[nodiscard]] index_t uniform_extent(int mode, const std::function<std::string()>& what) const;
   void unravel(index_t position, std::span<index_t> offset) const;
   bool advance(std::span<index_t> offset) const;
   [[nodiscard]] index_t run_length(std::span<const index_t> offset) const;
@@ -132,7 +135,7 @@ class JaggedAPI {
 
   /// @copydoc strata::Smooth::uniform_extent
   [[nodiscard]] index_t uniform_extent(int mode) const {
-    return rows().uniform_extent(mode, self().to_string());
+    return rows().uniform_extent(mode, [this] { return self().to_string(); });
   }
   /// @copydoc strata::Smooth::unravel
   void unravel(index_t position, std::span<index_t> offset) const {

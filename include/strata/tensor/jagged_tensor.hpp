@@ -87,18 +87,30 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
                           std::vector<index_t>& counts) {
   sizes.clear();
   counts.assign(static_cast<std::size_t>(shape.n_rows()), 0);
+  const auto smooth = [&sizes](IndexSpan e) {
+    const index_t n = e[0];
+    index_t block = 1;
+    for (std::size_t m = 1; m < e.size(); ++m) {
+      block *= e[m];
+    }
+    sizes.insert(sizes.end(), static_cast<std::size_t>(n), block);
+    return n;
+  };
   for (index_t r = 0; r < shape.n_rows(); ++r) {
     const Shape row = shape.row(r);
-    const index_t n = row.extent(0);
-    counts[static_cast<std::size_t>(r)] = n;
-    if (row.is<Smooth>() || row.is<SmoothView>()) {
-      sizes.insert(sizes.end(), static_cast<std::size_t>(n), n == 0 ? 0 : row.size() / n);
+    index_t& n = counts[static_cast<std::size_t>(r)];
+    if (row.is<Smooth>()) {
+      n = smooth(row.as<Smooth>().extents());
+    } else if (row.is<SmoothView>()) {
+      n = smooth(row.as<SmoothView>().extents());
     } else if (row.is<Jagged>() && row.as<Jagged>().outer_rank() == 1) {
-      const std::span<const index_t> starts = row.as<Jagged>().row_starts();
+      const std::span<const index_t> starts = row.as<Jagged>().row_starts();  // sub-row sizes
+      n = static_cast<index_t>(starts.size()) - 1;
       for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
         sizes.push_back(starts[k + 1] - starts[k]);
       }
     } else {
+      n = row.extent(0);
       for (index_t i = 0; i < n; ++i) {
         sizes.push_back(row.chip(0, i).size());
       }
@@ -1261,8 +1273,8 @@ template <class T, class Format>
 std::string jagged_string(const JaggedTensor<T>& t, const PrintOptions& options, Format format) {
   std::string text;
   std::vector<std::remove_const_t<T>> values;
-  jagged_text(Shape(t.shape()), t.data(), t.size() > options.threshold, options.edgeitems,
-              text, values);
+  jagged_text(Shape(t.shape()), t.data(), t.size() > options.threshold, options.edgeitems, text,
+              values);
   std::vector<std::string> formatted = format(values);
   std::string out;
   out.reserve(text.size() + values.size() * 4);

@@ -33,8 +33,6 @@ using strata::test::same;
 
 namespace {
 
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
 /// The shapes every property runs on: no rows, one empty row, rows of length 1, and random rows
 /// with empty ones, NaN and infinities among them.
 std::vector<Rows> cases() {

@@ -256,6 +256,59 @@ void transpose_eigen(benchmark::State& state) {
   }
   bytes(state, 2 * elements_3d * sizeof(float));
 }
+// ---- permutations of 256 MiB against memcpy (HPTT's measure: a fraction of copy bandwidth) ---
+
+void permute_memcpy(benchmark::State& state) {
+  copy_memcpy(state);
+}
+/// `dst.assign(src.transpose(perm))` for a float32 tensor of @p shape (256 MiB) on one thread.
+void permute_strata(benchmark::State& state, const strata::Index& shape,
+                    const strata::Index& perm) {
+  auto& o = operands();
+  const auto src = wrap(o.a, shape).transpose(perm);
+  auto dst = wrap(o.b, src.shape());
+  for (auto _ : state) {
+    dst.assign(src, strata::seq);
+    benchmark::ClobberMemory();
+  }
+  bytes(state, 2 * NN * sizeof(float));
+}
+/// The same for float64 (128 MiB elements of 8 bytes: the same 256 MiB).
+void permute_strata_f64(benchmark::State& state) {
+  auto& o = operands();
+  auto* a = reinterpret_cast<double*>(o.a.data());
+  auto* b = reinterpret_cast<double*>(o.b.data());
+  const auto src = Tensor<double>::wrap(a, {N / 2, N}).transpose();
+  auto dst = Tensor<double>::wrap(b, {N, N / 2});
+  for (auto _ : state) {
+    dst.assign(src, strata::seq);
+    benchmark::ClobberMemory();
+  }
+  bytes(state, 2 * NN * sizeof(float));
+}
+BENCHMARK(permute_memcpy)->Name("permute/memcpy")->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 2d_10, strata::Index{N, N}, strata::Index{1, 0})
+    ->Name("permute/2d_(1,0)")
+    ->Unit(ms);
+BENCHMARK(permute_strata_f64)->Name("permute/2d_(1,0)_f64")->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 3d_021, strata::Index{256, 512, 512}, strata::Index{0, 2, 1})
+    ->Name("permute/3d_(0,2,1)")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 3d_210, strata::Index{256, 512, 512}, strata::Index{2, 1, 0})
+    ->Name("permute/3d_(2,1,0)")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 3d_120, strata::Index{256, 512, 512}, strata::Index{1, 2, 0})
+    ->Name("permute/3d_(1,2,0)")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 4d_1032, strata::Index{64, 64, 128, 128},
+                  strata::Index{1, 0, 3, 2})
+    ->Name("permute/4d_(1,0,3,2)")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 4d_3210, strata::Index{64, 64, 128, 128},
+                  strata::Index{3, 2, 1, 0})
+    ->Name("permute/4d_(3,2,1,0)")
+    ->Unit(ms);
+
 BENCHMARK(transpose_naive)->Name("transpose3d/naive")->Unit(ms);
 BENCHMARK(transpose_strata)->Name("transpose3d/strata")->Unit(ms);
 BENCHMARK(transpose_xtensor)->Name("transpose3d/xtensor")->Unit(ms);

@@ -10,6 +10,7 @@
 #include "strata/parallel/policy.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -18,6 +19,7 @@
 #include <array>
 #include <optional>
 #include <ostream>
+#include <vector>
 
 namespace strata {
 
@@ -57,22 +59,49 @@ inline CopyPath select_copy_path(const Dimensions& dst, const Dimensions& src) {
   if (unit(ax(d, r - 1)) && unit(ax(s, r - 1))) {
     return CopyPath::rows;
   }
-  if (r >= 2 && unit(ax(d, r - 1)) && unit(ax(s, r - 2)) && ax(d, r - 2).is_plain() &&
-      ax(s, r - 1).is_plain() && ax(d, r - 1).extent >= 8 && ax(d, r - 2).extent >= 8) {
-    return CopyPath::blocked;
+  // A transposition: the destination's unit axis is strided in the source, and the source's
+  // unit axis is another one (any, not only the second last: HPTT's rule).
+  if (r >= 2 && unit(ax(d, r - 1)) && ax(s, r - 1).is_plain() && ax(d, r - 1).extent >= 8) {
+    for (int k = r - 2; k >= 0; --k) {
+      if (unit(ax(s, k)) && ax(d, k).is_plain() && ax(d, k).extent >= 8) {
+        return CopyPath::blocked;
+      }
+    }
   }
   return CopyPath::odometer;
 }
 
 namespace detail {
 
-/// The square tile of the blocked transpose: a 64x64 tile of 4-byte elements is 16 KiB.
-inline constexpr index_t transpose_tile = 64;
+/// The axis the blocked transpose pairs with the last one: the source's unit axis among the
+/// others (the last such from the end), or the second last when none is.
+inline std::size_t blocked_axis(const Dimensions& d, const Dimensions& s) {
+  const auto r = static_cast<std::size_t>(d.rank());
+  for (std::size_t k = r - 1; k-- > 0;) {
+    const Axis& a = s.axes()[k];
+    if (a.is_plain() && a.stride == 1 && d.axes()[k].is_plain()) {
+      return k;
+    }
+  }
+  return r - 2;
+}
 
-/// Transposes one 4x4 block of 4-byte elements through SSE registers:
-/// dst[r * dst_row + c] = src[r + c * src_col] for r, c < 4.
+/// The tile of the blocked transpose along the destination's rows (the source's unit axis):
+/// 1 KiB of each source row.
 template <class T>
-inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col) {
+inline constexpr index_t transpose_rows_tile = std::max<index_t>(1024 / sizeof(T), 4);
+/// The tile along the destination's unit axis: two cache lines of each destination row.
+template <class T>
+inline constexpr index_t transpose_cols_tile = std::max<index_t>(128 / sizeof(T), 4);
+/// Copies of at least this many bytes write the blocked transpose's destination with
+/// non-temporal stores (it would not stay in cache; the stores skip reading it first).
+inline constexpr index_t transpose_stream_bytes = index_t{8} << 20;
+
+/// Transposes one 4x4 block through SSE registers (4- and 8-byte elements; a plain loop for
+/// others): dst[r * dst_row + c] = src[r + c * src_col] for r, c < 4. With @p stream the
+/// stores are non-temporal (the caller checks that every destination row is 16-byte aligned).
+template <class T>
+inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col, bool stream) {
 #if defined(__SSE2__)
   if constexpr (sizeof(T) == 4 && std::is_trivially_copyable_v<T>) {
     // Intrinsic loads and stores may alias any type.
@@ -83,13 +112,40 @@ inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col)
     __m128 r2 = _mm_loadu_ps(in + 2 * src_col);
     __m128 r3 = _mm_loadu_ps(in + 3 * src_col);
     _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    _mm_storeu_ps(out, r0);
-    _mm_storeu_ps(out + dst_row, r1);
-    _mm_storeu_ps(out + 2 * dst_row, r2);
-    _mm_storeu_ps(out + 3 * dst_row, r3);
+    if (stream) {
+      _mm_stream_ps(out, r0);
+      _mm_stream_ps(out + dst_row, r1);
+      _mm_stream_ps(out + 2 * dst_row, r2);
+      _mm_stream_ps(out + 3 * dst_row, r3);
+    } else {
+      _mm_storeu_ps(out, r0);
+      _mm_storeu_ps(out + dst_row, r1);
+      _mm_storeu_ps(out + 2 * dst_row, r2);
+      _mm_storeu_ps(out + 3 * dst_row, r3);
+    }
+    return;
+  }
+  if constexpr (sizeof(T) == 8 && std::is_trivially_copyable_v<T>) {
+    // Four 2x2 transposes through SSE2 registers.
+    const auto* in = reinterpret_cast<const double*>(src);
+    auto* out = reinterpret_cast<double*>(dst);
+    for (index_t c = 0; c < 4; c += 2) {
+      for (index_t r = 0; r < 4; r += 2) {
+        const __m128d a = _mm_loadu_pd(in + r + c * src_col);        // src[r..r+1, c]
+        const __m128d b = _mm_loadu_pd(in + r + (c + 1) * src_col);  // src[r..r+1, c+1]
+        if (stream) {
+          _mm_stream_pd(out + r * dst_row + c, _mm_unpacklo_pd(a, b));
+          _mm_stream_pd(out + (r + 1) * dst_row + c, _mm_unpackhi_pd(a, b));
+        } else {
+          _mm_storeu_pd(out + r * dst_row + c, _mm_unpacklo_pd(a, b));
+          _mm_storeu_pd(out + (r + 1) * dst_row + c, _mm_unpackhi_pd(a, b));
+        }
+      }
+    }
     return;
   }
 #endif
+  (void)stream;
   for (index_t c = 0; c < 4; ++c) {
     for (index_t r = 0; r < 4; ++r) {
       dst[r * dst_row + c] = src[r + c * src_col];
@@ -98,19 +154,28 @@ inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col)
 }
 
 /// dst[i * dst_row + j] = src[i + j * src_col] for i in [row_begin, row_end), j < cols:
-/// 64x64 tiles (both sides stay in cache), 4x4 register blocks inside them.
+/// tiles of transpose_rows_tile x transpose_cols_tile (long runs of the source, whole cache
+/// lines of the destination), 4x4 register blocks inside them; with @p stream (a copy larger
+/// than the caches) the destination's aligned blocks are written with non-temporal stores.
 template <class T>
 void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols,
-                     index_t row_begin, index_t row_end) {
-  for (index_t ib = row_begin; ib < row_end; ib += transpose_tile) {
-    const index_t ie = std::min(row_end, ib + transpose_tile);
-    for (index_t jb = 0; jb < cols; jb += transpose_tile) {
-      const index_t je = std::min(cols, jb + transpose_tile);
+                     index_t row_begin, index_t row_end, bool stream = false) {
+  constexpr index_t tile_rows = transpose_rows_tile<T>;
+  constexpr index_t tile_cols = transpose_cols_tile<T>;
+  // Non-temporal stores need 16-byte aligned addresses: every row's, when the first is.
+  stream = stream && (sizeof(T) == 4 || sizeof(T) == 8) &&
+           (dst_row * static_cast<index_t>(sizeof(T))) % 16 == 0;
+  for (index_t ib = row_begin; ib < row_end; ib += tile_rows) {
+    const index_t ie = std::min(row_end, ib + tile_rows);
+    for (index_t jb = 0; jb < cols; jb += tile_cols) {
+      const index_t je = std::min(cols, jb + tile_cols);
       index_t i = ib;
       for (; i + 4 <= ie; i += 4) {
         index_t j = jb;
         for (; j + 4 <= je; j += 4) {
-          transpose4x4(dst + i * dst_row + j, dst_row, src + i + j * src_col, src_col);
+          T* out = dst + i * dst_row + j;
+          transpose4x4(out, dst_row, src + i + j * src_col, src_col,
+                       stream && reinterpret_cast<std::uintptr_t>(out) % 16 == 0);
         }
         for (; j < je; ++j) {
           for (index_t r = i; r < i + 4; ++r) {
@@ -125,6 +190,11 @@ void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, ind
       }
     }
   }
+#if defined(__SSE2__)
+  if (stream) {
+    _mm_sfence();  // the streamed stores are visible before the copy returns
+  }
+#endif
 }
 
 /// The odometer path over [begin, end) of jointly reduced maps.
@@ -172,7 +242,8 @@ void copy_range(T* dst, const Dimensions& d, const T* src, const Dimensions& s, 
 /// @param src the source array
 /// @param src_map its map, same shape
 /// @param force a path to use instead of the fastest (it must apply; memcpy and rows need
-///        contiguous inner axes, blocked a transpose of the last two axes)
+///        contiguous inner axes; blocked tiles the plane of the destination's last axis and
+///        the source's unit axis, or the last two axes when the source has none)
 template <class T, ExecutionPolicy P>
 void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* src,
                  const Dimensions& src_map, std::optional<CopyPath> force = std::nullopt) {
@@ -195,22 +266,32 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
       return;
     }
     case CopyPath::blocked: {
+      // Tiles of the plane of the destination's last axis (its unit one) and the source's unit
+      // axis k; every other axis is an outer loop.
       const auto r = static_cast<std::size_t>(d.rank());
-      const Axis& rows = d.axes()[r - 2];
+      const std::size_t k = detail::blocked_axis(d, s);
+      const Axis& rows = d.axes()[k];
       const Axis& cols = d.axes()[r - 1];
       const index_t dst_row = rows.stride;
       const index_t src_col = s.axes()[r - 1].stride;
-      const std::span<const Axis> dout = d.axes().first(r - 2);
-      const std::span<const Axis> sout = s.axes().first(r - 2);
+      std::vector<Axis> dout;
+      std::vector<Axis> sout;
+      for (std::size_t a = 0; a + 1 < r; ++a) {
+        if (a != k) {
+          dout.push_back(d.axes()[a]);
+          sout.push_back(s.axes()[a]);
+        }
+      }
       const Dimensions douter = Dimensions::from_axes(dout, d.offset());
       const Dimensions souter = Dimensions::from_axes(sout, s.offset());
       const index_t outer = douter.size();
       // Split the work by elements (so the grain applies), at whole rows or whole planes.
       const index_t plane = rows.extent * cols.extent;
+      const bool stream = n * static_cast<index_t>(sizeof(T)) >= detail::transpose_stream_bytes;
       if (outer == 1) {
         parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
           detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, cols.extent,
-                                  begin / cols.extent, end / cols.extent);
+                                  begin / cols.extent, end / cols.extent, stream);
         });
         return;
       }
@@ -221,7 +302,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
                                for (index_t t = 0; t < count; ++t) {
                                  detail::transpose_tiles(dst + at[0] + t * stride[0], dst_row,
                                                          src + at[1] + t * stride[1], src_col,
-                                                         cols.extent, 0, rows.extent);
+                                                         cols.extent, 0, rows.extent, stream);
                                }
                              });
       });

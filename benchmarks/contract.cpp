@@ -11,6 +11,7 @@
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -244,6 +245,127 @@ void chain_einsum(benchmark::State& state) {
   }
 }
 
+// ---- a product of tiled matrices, 4096^2 in 256^2 tiles ----------------------------------------
+
+constexpr index_t kTiledN = 4096;
+constexpr index_t kTile = 256;
+
+void tiled_blis(benchmark::State& state) {  // the baseline: one GEMM of the whole matrices
+  bench::set_threads(state);
+  const auto a = random_tensor<double>({kTiledN, kTiledN}, 1);
+  const auto b = random_tensor<double>({kTiledN, kTiledN}, 2);
+  Tensor<double> c({kTiledN, kTiledN});
+  for (auto _ : state) {
+    blis_gemm(kTiledN, kTiledN, kTiledN, a.data(), b.data(), c.data(), threads_of(state));
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kTiledN * kTiledN * kTiledN,
+                                                benchmark::Counter::kIsIterationInvariantRate,
+                                                benchmark::Counter::kIs1000);
+}
+
+strata::LayoutTensor<double> tiled_matrix(unsigned seed) {
+  return strata::LayoutTensor<double>::from_dense(
+      random_tensor<double>({kTiledN, kTiledN}, seed),
+      strata::Layout::tiled(strata::Smooth{kTiledN, kTiledN}, {kTile, kTile}));
+}
+
+void tiled_einsum(benchmark::State& state) {  // a new tiled tensor each time
+  bench::set_threads(state);
+  const auto a = tiled_matrix(1);
+  const auto b = tiled_matrix(2);
+  for (auto _ : state) {
+    auto c = strata::einsum("ij,jk->ik", a, b);
+    benchmark::DoNotOptimize(c.buffer().data());
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kTiledN * kTiledN * kTiledN,
+                                                benchmark::Counter::kIsIterationInvariantRate,
+                                                benchmark::Counter::kIs1000);
+}
+
+void tiled_einsum_into(benchmark::State& state) {  // into a tiled tensor
+  bench::set_threads(state);
+  const auto a = tiled_matrix(1);
+  const auto b = tiled_matrix(2);
+  auto c = tiled_matrix(3);
+  for (auto _ : state) {
+    strata::einsum_into(c, "ij,jk->ik", a, b);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * kTiledN * kTiledN * kTiledN,
+                                                benchmark::Counter::kIsIterationInvariantRate,
+                                                benchmark::Counter::kIs1000);
+}
+
+// ---- batched products with a ragged mode: each row (n_b x 64) times a shared 64 x 64 ---------
+
+constexpr index_t kRows = 10000;
+constexpr index_t kWidth = 64;
+
+strata::JaggedTensor<double> ragged_rows() {
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<index_t> length(0, 64);
+  std::vector<index_t> extents;
+  index_t total = 0;
+  for (index_t r = 0; r < kRows; ++r) {
+    const index_t n = length(rng);
+    extents.insert(extents.end(), {n, kWidth});
+    total += n * kWidth;
+  }
+  const auto values = random_tensor<double>(strata::Index{total}, 3);
+  return strata::JaggedTensor<double>::from_values(
+      values.to_vector(), strata::Jagged::from_extents(strata::Index{kRows}, 2, extents));
+}
+
+double ragged_flops(const strata::JaggedTensor<double>& x) {
+  return 2.0 * static_cast<double>(x.size()) * kWidth;
+}
+
+void ragged_hand(
+    benchmark::State& state) {  // the baseline: one BLIS call per row, rows in parallel
+  bench::set_threads(state);
+  const auto x = ragged_rows();
+  const auto w = random_tensor<double>({kWidth, kWidth}, 4);
+  auto y = strata::JaggedTensor<double>::zeros(x.shape());
+  const std::span<const index_t> starts = x.offsets();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(dynamic, 16) num_threads(threads_of(state))
+    for (index_t r = 0; r < kRows; ++r) {
+      const auto at = static_cast<std::size_t>(r);
+      const index_t n = (starts[at + 1] - starts[at]) / kWidth;
+      blis_gemm(n, kWidth, kWidth, x.data() + starts[at], w.data(), y.data() + starts[at], 1);
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(
+      ragged_flops(x), benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+void ragged_einsum(benchmark::State& state) {  // a new jagged tensor each time
+  bench::set_threads(state);
+  const auto x = ragged_rows();
+  const auto w = random_tensor<double>({kWidth, kWidth}, 4);
+  for (auto _ : state) {
+    auto y = strata::einsum("bij,jk->bik", x, w);
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(
+      ragged_flops(x), benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
+void ragged_einsum_into(benchmark::State& state) {
+  bench::set_threads(state);
+  const auto x = ragged_rows();
+  const auto w = random_tensor<double>({kWidth, kWidth}, 4);
+  auto y = strata::JaggedTensor<double>::zeros(x.shape());
+  for (auto _ : state) {
+    strata::einsum_into(y, "bij,jk->bik", x, w);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOPS"] = benchmark::Counter(
+      ragged_flops(x), benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+}
+
 }  // namespace
 
 BENCHMARK(matmul_blis<double>)->Name("matmul_f64/blis")->Apply(bench::thread_args);
@@ -256,6 +378,15 @@ BENCHMARK(matmul_einsum<float>)->Name("matmul_f32/einsum")->Apply(bench::thread_
 BENCHMARK(matmul_eigen<float>)->Name("matmul_f32/eigen")->Apply(bench::thread_args);
 BENCHMARK(contraction_blis)->Name("contraction/blis_same_flops")->Apply(contraction_args);
 BENCHMARK(contraction_einsum)->Name("contraction/einsum")->Apply(contraction_args);
+BENCHMARK(tiled_blis)->Name("tiled4096/blis")->Apply(bench::thread_args)->Iterations(2);
+BENCHMARK(tiled_einsum)->Name("tiled4096/einsum")->Apply(bench::thread_args)->Iterations(2);
+BENCHMARK(tiled_einsum_into)
+    ->Name("tiled4096/einsum_into")
+    ->Apply(bench::thread_args)
+    ->Iterations(2);
+BENCHMARK(ragged_hand)->Name("ragged_batch/hand_blis")->Apply(bench::thread_args);
+BENCHMARK(ragged_einsum)->Name("ragged_batch/einsum")->Apply(bench::thread_args);
+BENCHMARK(ragged_einsum_into)->Name("ragged_batch/einsum_into")->Apply(bench::thread_args);
 BENCHMARK(chain_plan)->Name("chain5_plan/strata")->Unit(benchmark::kMicrosecond);
 BENCHMARK(chain_hand_ordered)->Name("chain5/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_einsum)->Name("chain5/einsum")->Unit(benchmark::kMillisecond);

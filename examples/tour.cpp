@@ -601,6 +601,30 @@ void contractions() {
   std::cout
       << "d(\"i,k\") = a(\"i,j\") * b(\"j,k\"); d(\"i,k\") += 0.5 * a(\"i,j\") * b(\"j,k\"):\n"
       << d << "\n";
+  // Tiled tensors contract tile by tile: one GEMM per triple of tiles, tiles handed over as
+  // views, the result's tiles in parallel; the result is tiled like its operands.
+  const Tensor<double> big = strata::iota<double>({5, 6}).copy();
+  const auto ta = strata::LayoutTensor<double>::from_dense(
+      big, strata::Layout::tiled(strata::Smooth{5, 6}, {2, 4}));
+  const auto tb = strata::LayoutTensor<double>::from_dense(
+      Tensor<double>(big.transpose().copy()), strata::Layout::tiled(strata::Smooth{6, 5}, {3, 2}));
+  const strata::LayoutTensor<double> tc = strata::einsum("ij,jk->ik", ta, tb);
+  std::cout << "tiled einsum(\"ij,jk->ik\") of " << ta.layout() << " and " << tb.layout() << " -> "
+            << tc.layout() << ", equal to the dense product: " << std::boolalpha
+            << (tc.to_dense().to_vector() ==
+                strata::einsum("ij,jk->ik", big, big.transpose()).to_vector())
+            << "\n";
+  // Jagged tensors contract row by row: the outer axis carries the batch label, each row its
+  // own length (a ragged mode); one parallel loop of small GEMMs.
+  const auto sequences = strata::JaggedTensor<double>::from_values(
+      {1, 2, 3, 4, 5, 6}, strata::Jagged::from_extents(strata::Index{3}, 2, {2, 2, 1, 2, 0, 2}));
+  const Tensor<double> w{{1, 1, 0}, {0, 2, 1}};
+  std::cout << "rows of " << sequences.type_string() << " times a 2 x 3: einsum(\"bij,jk->bik\") = "
+            << strata::einsum("bij,jk->bik", sequences, w) << "\n";
+  Tensor<double> gram({2, 2});
+  strata::einsum_into(gram, "bij,bik->jk", sequences, sequences);  // summed over the rows
+  std::cout << "the Gram matrix of every row's vectors, einsum_into(\"bij,bik->jk\") =\n"
+            << gram << "\n";
   try {
     (void)strata::einsum("ij,jk->ik", a, a);
   } catch (const strata::ShapeError& e) {

@@ -6,6 +6,7 @@
 
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace strata_python {
@@ -104,6 +105,130 @@ PyTensor csr_matrix(const py::tuple& arrays, const std::vector<index_t>& shape) 
   }
   const py::object coords = np.attr("stack")(py::make_tuple(np.attr("asarray")(rows), indices), 1);
   return sparse_coo(shape, coords, arrays[0]);
+}
+
+/// The element types strata.einsum computes in (NumPy's result type of the operands).
+using EinsumTypes = std::variant<double, float, std::int64_t, std::int32_t>;
+
+/// The C++ type of NumPy's result type of the operands' dtypes, or a TypeError.
+EinsumTypes einsum_type(const std::vector<py::object>& dtypes) {
+  const py::module_ np = py::module_::import("numpy");
+  py::tuple args(dtypes.size());
+  for (std::size_t k = 0; k < dtypes.size(); ++k) {
+    args[k] = dtypes[k];
+  }
+  const std::string name = py::str(np.attr("result_type")(*args)).cast<std::string>();
+  if (name == "float64") {
+    return 0.0;
+  }
+  if (name == "float32") {
+    return 0.0F;
+  }
+  if (name == "int64") {
+    return std::int64_t{0};
+  }
+  if (name == "int32") {
+    return std::int32_t{0};
+  }
+  throw py::type_error("strata.einsum: " + name +
+                       " operands are not offered (float64, float32, int64, int32)");
+}
+
+/// einsum of operands held in a vector, one call per operand count (einsum is variadic).
+template <class T, class X>
+auto einsum_of(const std::string& spec, const std::vector<X>& x) {
+  switch (x.size()) {
+    case 1:
+      return strata::einsum(spec, x[0]);
+    case 2:
+      return strata::einsum(spec, x[0], x[1]);
+    case 3:
+      return strata::einsum(spec, x[0], x[1], x[2]);
+    case 4:
+      return strata::einsum(spec, x[0], x[1], x[2], x[3]);
+    default:
+      throw py::value_error("strata.einsum: " + std::to_string(x.size()) +
+                            " operands (1 to 4 are offered)");
+  }
+}
+
+/// strata.einsum(spec, *operands): NumPy's einsum over strata tensors, arrays and tiled tensors.
+py::object einsum_py(const std::string& spec, const py::args& args) {
+  if (args.empty()) {
+    throw py::value_error("strata.einsum: no operands");
+  }
+  // Each operand as a strata.Tensor or a strata.TiledTensor; their dtypes.
+  std::vector<std::variant<PyTensor, PyTiled>> operands;
+  std::vector<py::object> dtypes;
+  bool tiled = false;
+  for (const py::handle& h : args) {
+    const py::object x = py::reinterpret_borrow<py::object>(h);
+    if (py::isinstance<PyTiled>(x)) {
+      operands.emplace_back(x.cast<PyTiled>());
+      tiled = true;
+    } else {
+      operands.emplace_back(py::isinstance<PyTensor>(x)
+                                ? x.cast<PyTensor>()
+                                : asarray(py::module_::import("numpy").attr("asarray")(x)));
+    }
+    dtypes.push_back(py::module_::import("numpy").attr("dtype")(std::visit(
+        [](const auto& o) -> std::string {
+          if constexpr (std::is_same_v<std::decay_t<decltype(o)>, PyTiled>) {
+            return visit_tiled(o, [](const auto& t) {
+              return std::string(dtype_name<typename std::decay_t<decltype(t)>::value_type>());
+            });
+          } else {
+            return visit(o, [](const auto& t) {
+              return std::string(dtype_name<typename std::decay_t<decltype(t)>::value_type>());
+            });
+          }
+        },
+        operands.back())));
+  }
+  return std::visit(
+      [&](auto zero) -> py::object {
+        using T = decltype(zero);
+        if (!tiled) {
+          std::vector<Tensor<const T>> dense;
+          for (const auto& o : operands) {
+            visit(std::get<PyTensor>(o), [&](const auto& t) {
+              using U = typename std::decay_t<decltype(t)>::value_type;
+              if constexpr (std::is_same_v<U, T>) {
+                dense.emplace_back(t);
+              } else if constexpr (!is_complex_v<U>) {  // complex: a TypeError already
+                dense.emplace_back(strata::evaluate(strata::astype<T>(t)));
+              }
+            });
+          }
+          return py::cast(wrap(einsum_of<T>(spec, dense)));
+        }
+        // Tiled: every operand a LayoutTensor (dense ones row-major, one piece).
+        std::vector<LayoutTensor<T>> blocks;
+        for (const auto& o : operands) {
+          if (const auto* t = std::get_if<PyTiled>(&o)) {
+            visit_tiled(*t, [&](const auto& x) {
+              using U = typename std::decay_t<decltype(x)>::value_type;
+              if constexpr (std::is_same_v<U, T>) {
+                blocks.push_back(x);
+              } else {
+                blocks.push_back(LayoutTensor<T>::from_dense(
+                    strata::evaluate(strata::astype<T>(x.to_dense())), x.layout()));
+              }
+            });
+          } else {
+            visit(std::get<PyTensor>(o), [&](const auto& x) {
+              using U = typename std::decay_t<decltype(x)>::value_type;
+              if constexpr (!is_complex_v<U>) {  // complex: a TypeError already
+                const Tensor<T> dense = strata::evaluate(strata::astype<T>(x));
+                blocks.push_back(LayoutTensor<T>::from_dense(
+                    dense, strata::Layout::row_major(strata::Smooth(dense.shape()))));
+              }
+            });
+          }
+        }
+        return py::cast(PyTiled{AnyTiled(einsum_of<T>(spec, blocks))});
+      },
+      einsum_type(dtypes));
 }
 
 }  // namespace
@@ -249,6 +374,11 @@ void def_shapes(py::module_& m, py::class_<PyTensor>& tensor_class) {
           return s.str();
         });
       });
+
+  m.def("einsum", &einsum_py, py::arg("subscripts"),
+        "NumPy's einsum(subscripts, *operands, optimize=True) over strata tensors, arrays and "
+        "tiled tensors (1 to 4 operands): a strata.Tensor, or a strata.TiledTensor computed tile "
+        "by tile when an operand is tiled (strata::einsum)");
 
   m.def(
       "draw",

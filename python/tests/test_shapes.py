@@ -278,3 +278,65 @@ def test_draw_returns_svg_for_jupyter():
         strata.draw([1, 2])
     with pytest.raises(ValueError):
         strata.draw(strata.asarray(np.zeros((100, 100))))  # more cells than a picture holds
+
+
+EINSUM_CASES = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]),
+    ("ij,jk", [(2, 3), (3, 2)]),
+    ("ii", [(4, 4)]),
+    ("ii->i", [(3, 3)]),
+    ("i,j->ij", [(3,), (2,)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 2)]),
+    ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+    ("ij,jk,kl->il", [(3, 4), (4, 5), (5, 2)]),
+    ("ijab,abcd->ijcd", [(2, 3, 2, 2), (2, 2, 3, 1)]),
+    ("ab,bc,cd,de->ae", [(2, 3), (3, 2), (2, 4), (4, 3)]),
+]
+
+
+@pytest.mark.parametrize("spec,shapes", EINSUM_CASES)
+def test_einsum_equals_numpy_on_arrays_and_tiled_tensors(spec, shapes):
+    rng = np.random.default_rng(len(spec))
+    arrays = [rng.integers(-3, 4, s).astype(np.float64) for s in shapes]
+    want = np.einsum(spec, *arrays, optimize=True)
+    got = np.asarray(strata.einsum(spec, *arrays))
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+    # Views that are not contiguous (reversed, transposed storage) go in as they are.
+    views = [np.flip(np.asfortranarray(np.flip(a, 0)), 0) if a.ndim else a for a in arrays]
+    assert all(v.ndim == 0 or v.strides[0] < 0 for v in views)
+    np.testing.assert_array_equal(np.asarray(strata.einsum(spec, *views)), want)
+    # A tiled first operand (tiles that rarely divide the extents): a tiled result.
+    if arrays[0].ndim > 0:
+        tiled = strata.TiledTensor(arrays[0], [2] * arrays[0].ndim)
+        t = strata.einsum(spec, tiled, *arrays[1:])
+        assert isinstance(t, strata.TiledTensor)
+        np.testing.assert_array_equal(np.asarray(t.to_dense()), want)
+
+
+def test_einsum_result_dtype_is_numpys():
+    a32 = np.ones((2, 3), np.float32)
+    i32 = np.arange(6, dtype=np.int32).reshape(3, 2)
+    i64 = np.arange(6, dtype=np.int64).reshape(3, 2)
+    assert np.asarray(strata.einsum("ij,jk", a32, a32.T)).dtype == np.float32
+    assert np.asarray(strata.einsum("ij,jk", i32.T, i32)).dtype == np.int32
+    assert np.asarray(strata.einsum("ij,jk", i32.T, i64)).dtype == np.int64
+    assert np.asarray(strata.einsum("ij,jk", a32, i64)).dtype == np.float64
+    np.testing.assert_array_equal(np.asarray(strata.einsum("ij,jk", i32.T, i64)),
+                                  np.einsum("ij,jk", i32.T, i64))
+    t = strata.einsum("ij,jk", strata.TiledTensor(i32.T, [1, 2]), i32)
+    assert t.dtype == "int32"
+
+
+def test_einsum_bad_input():
+    a = np.ones((2, 3))
+    with pytest.raises(ValueError, match="einsum: .*character '%' at position 4"):
+        strata.einsum("ij,j%->ik", a, a)
+    with pytest.raises(ValueError, match="label 'j' has extent 3 in operand 0 and 2"):
+        strata.einsum("ij,jk->ik", a, a)
+    with pytest.raises(TypeError, match="strata.einsum: complex128 operands are not offered"):
+        strata.einsum("ij,jk->ik", a, np.ones((3, 2), complex))
+    with pytest.raises(ValueError, match="strata.einsum: 5 operands"):
+        strata.einsum("i,i,i,i,i", *[np.ones(2)] * 5)
+    with pytest.raises(ValueError, match="strata.einsum: no operands"):
+        strata.einsum("ij")

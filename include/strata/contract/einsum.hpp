@@ -9,6 +9,7 @@
 #include "strata/contract/gemm.hpp"
 #include "strata/contract/plan.hpp"
 #include "strata/expr/expr.hpp"
+#include "strata/tensor/layout_tensor.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
@@ -470,10 +471,37 @@ Tensor<const R> as_operand(const X& x) {
   }
 }
 
+/// Whether any operand is a tiled tensor (LayoutTensor): contracted tile by tile
+/// (strata/contract/tiled.hpp).
+template <class... Ops>
+inline constexpr bool any_tiled_v = (is_layout_tensor_v<std::remove_cvref_t<Ops>> || ...);
+
+/// Whether an operand is jagged (a JaggedTensor, or an expression with one): contracted row by
+/// row (strata/contract/jagged.hpp).
+template <class X>
+inline constexpr bool jagged_operand_v =
+    is_jagged_tensor<std::remove_cvref_t<X>>::value || jagged_v<X>;
+/// Whether any operand is jagged.
+template <class... Ops>
+inline constexpr bool any_jagged_v = (jagged_operand_v<Ops> || ...);
+/// Whether every operand is dense (no tiled, no jagged one): einsum.hpp's own overloads.
+template <class... Ops>
+inline constexpr bool dense_operands_v = !any_tiled_v<Ops...> && !any_jagged_v<Ops...>;
+
+/// The shape of a contraction operand (a tensor, an expression or a LayoutTensor).
+template <class X>
+Index operand_shape(const X& x) {
+  if constexpr (is_layout_tensor_v<X>) {
+    return x.shape();
+  } else {
+    return as_expression(x).shape();
+  }
+}
+
 /// Plans a contraction of the given operands.
 template <class... Ops>
 ContractionPlan plan_of(std::string_view spec, const Ops&... operands) {
-  const std::vector<Index> shapes{as_expression(operands).shape()...};
+  const std::vector<Index> shapes{operand_shape(operands)...};
   std::vector<int> ranks;
   for (const Index& s : shapes) {
     ranks.push_back(static_cast<int>(s.size()));
@@ -555,9 +583,10 @@ ContractionPlan einsum_plan(std::string_view spec, const Ops&... operands) {
 /// @throws ShapeError as einsum(), or when out's shape is not the result's; LayoutError when
 ///         out cannot be written
 template <ExecutionPolicy P, class T, class... Ops>
-requires(!std::is_const_v<T>) void einsum_into(const P& policy, const Tensor<T>& out,
-                                               Scaling scaling, std::string_view spec,
-                                               const Ops&... operands) {
+requires(!std::is_const_v<T> &&
+         detail::dense_operands_v<Ops...>) void einsum_into(const P& policy, const Tensor<T>& out,
+                                                            Scaling scaling, std::string_view spec,
+                                                            const Ops&... operands) {
   const ContractionPlan plan = detail::plan_of(spec, operands...);
   detail::einsum_planned(policy, plan, out, scaling, operands...);
 }
@@ -618,8 +647,9 @@ requires(!std::is_const_v<T>) void einsum_into(const Tensor<T>& out, std::string
 ///         with two extents neither of which is 1 (naming the label and both), flops or a size
 ///         that overflow int64
 template <ExecutionPolicy P, class... Ops>
-requires(sizeof...(Ops) >= 1) auto einsum(const P& policy, std::string_view spec,
-                                          const Ops&... operands) {
+requires(sizeof...(Ops) >= 1 &&
+         detail::dense_operands_v<Ops...>) auto einsum(const P& policy, std::string_view spec,
+                                                       const Ops&... operands) {
   using R = detail::contraction_t<Ops...>;
   const ContractionPlan plan = detail::plan_of(spec, operands...);
   // Written whole (beta 0: a matrix product does not read it), so not zeroed first.
@@ -652,7 +682,9 @@ requires(sizeof...(Ops) >= 1) auto einsum(const P& policy, std::string_view spec
 ///         with two extents neither of which is 1 (naming the label and both), flops or a size
 ///         that overflow int64
 template <class... Ops>
-requires(sizeof...(Ops) >= 1) auto einsum(std::string_view spec, const Ops&... operands) {
+requires(sizeof...(Ops) >= 1 &&
+         detail::dense_operands_v<Ops...>) auto einsum(std::string_view spec,
+                                                       const Ops&... operands) {
   return einsum(par, spec, operands...);
 }
 

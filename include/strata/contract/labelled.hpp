@@ -312,27 +312,30 @@ requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator-(con
                                                                              const Y& y) {
   return x + (-1.0 * y);
 }
+// The scale is a deduced parameter, not `double`: found by argument-dependent lookup for
+// `t(i, j) * 2.0` (an element reference of strata), a `double` first parameter would let X be
+// deduced as double, and clang 14 rejects the declaration operator*(double, const double&)
+// before it checks the constraint.
+
 /// A scaled labelled tensor or product: `2.0 * a("i,j") * b("j,k")`.
-/// @param s the scale
+/// @param s the scale (any arithmetic value)
 /// @param x the product
 /// @return the scaled product
-template <class X>
-requires detail::is_labelled_v<X>
-auto operator*(double s, const X& x) {
+template <class S, class X>
+requires(std::is_arithmetic_v<S>&& detail::is_labelled_v<X>) auto operator*(S s, const X& x) {
   using R = typename detail::labelled_traits<std::remove_cvref_t<X>>::element;
   LabelledProduct<R> out = detail::as_product<R>(x);
   for (auto& t : out.terms()) {
-    t.scale *= s;
+    t.scale *= static_cast<double>(s);
   }
   return out;
 }
 /// A scaled labelled tensor or product: `a("i,j") * 0.5`.
 /// @param x the product
-/// @param s the scale
+/// @param s the scale (any arithmetic value)
 /// @return the scaled product
-template <class X>
-requires detail::is_labelled_v<X>
-auto operator*(const X& x, double s) {
+template <class X, class S>
+requires(std::is_arithmetic_v<S>&& detail::is_labelled_v<X>) auto operator*(const X& x, S s) {
   return s * x;
 }
 /// The negated labelled tensor or product.

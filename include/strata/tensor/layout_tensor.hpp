@@ -53,6 +53,15 @@ class LayoutTensor {
   explicit LayoutTensor(Layout layout)
       : layout_(std::move(layout)), buffer_(DenseBuffer<T>(layout_.size())) {}
 
+  /// Elements left uninitialised, for a tensor that is written whole before it is read (as
+  /// Tensor::for_overwrite: arithmetic values hold whatever the memory held).
+  /// @param layout the layout
+  /// @return the tensor
+  static LayoutTensor for_overwrite(Layout layout) {
+    const index_t size = layout.size();
+    return LayoutTensor(std::move(layout), DenseBuffer<T>::for_overwrite(size));
+  }
+
   /// A copy of a dense tensor stored through @p layout.
   /// @param dense the values; its shape must be the layout's logical shape
   /// @param layout the layout
@@ -62,7 +71,7 @@ class LayoutTensor {
   template <ExecutionPolicy P = Parallel>
   static LayoutTensor from_dense(const Tensor<const T>& dense, Layout layout,
                                  const P& policy = P{}) {
-    LayoutTensor out(std::move(layout));
+    LayoutTensor out = for_overwrite(std::move(layout));  // every piece written below
     out.check_shape("LayoutTensor::from_dense", dense);
     out.assign(dense, policy);
     return out;
@@ -212,8 +221,18 @@ class LayoutTensor {
     }
   }
 
+  LayoutTensor(Layout layout, DenseBuffer<T> buffer)
+      : layout_(std::move(layout)), buffer_(std::move(buffer)) {}
+
   Layout layout_;
   AnyBuffer<T> buffer_;
 };
+
+/// Whether @p X is a LayoutTensor (a type without cv or reference qualifiers).
+template <class X>
+inline constexpr bool is_layout_tensor_v = false;
+/// A LayoutTensor is one.
+template <class T>
+inline constexpr bool is_layout_tensor_v<LayoutTensor<T>> = true;
 
 }  // namespace strata

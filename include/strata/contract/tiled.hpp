@@ -1,0 +1,466 @@
+/// @file
+/// Contractions of tiled tensors, tile by tile: `strata::einsum("ij,jk->ik", a, b)` with
+/// LayoutTensor operands gives a LayoutTensor, and `einsum_into` writes a tiled or a dense
+/// destination. The index space is cut where any operand's (or the destination's) tiles
+/// end, so each block of the contraction reads one tile of every operand; each block is an
+/// ordinary einsum of tile views (on BLIS, without copies where the tiles' strides allow), the
+/// blocks of the result run in parallel, and the blocks along the summed labels accumulate
+/// into them (BLAS's beta = 1).
+#pragma once
+
+#include "strata/contract/einsum.hpp"
+#include "strata/tensor/layout_tensor.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+namespace detail {
+
+/// A contraction operand (T const) or destination (T writable) seen as blocks: a dense view
+/// (uncut), or a LayoutTensor cut where its tiles end. block() gives the view of a box that
+/// lies inside one tile.
+template <class T>
+class Blocked {
+ public:
+  using R = std::remove_const_t<T>;  ///< the element type
+
+  /// A dense view, uncut.
+  /// @param whole the view
+  explicit Blocked(Tensor<T> whole) : whole_(std::move(whole)), shape_(whole_.shape()) {}
+  /// A tiled tensor (its buffer shared), cut at its tiles.
+  /// @param tiled the tensor
+  explicit Blocked(LayoutTensor<R> tiled) : tiled_(std::move(tiled)), shape_(tiled_->shape()) {}
+
+  /// The logical shape.
+  /// @return the extents
+  [[nodiscard]] const Index& shape() const noexcept { return shape_; }
+  /// The tile extent along @p axis (0 when the operand is not cut there).
+  /// @param axis an axis
+  /// @return the extent
+  [[nodiscard]] index_t tile(std::size_t axis) const noexcept {
+    if (!tiled_ || tiled_->layout().kind() != Layout::Kind::tiled) {
+      return 0;
+    }
+    return tiled_->layout().tile()[axis];
+  }
+  /// Appends the places where a tile ends along @p axis (inside (0, extent)).
+  /// @param axis an axis
+  /// @param cuts the list to extend
+  void add_cuts(std::size_t axis, std::vector<index_t>& cuts) const {
+    if (const index_t t = tile(axis); t > 0) {
+      for (index_t c = t; c < shape_[axis]; c += t) {
+        cuts.push_back(c);
+      }
+    }
+  }
+  /// The storage's identity (to find an operand that shares the destination's).
+  /// @return the buffer's identity
+  [[nodiscard]] const void* identity() const noexcept {
+    return tiled_ ? tiled_->buffer().identity() : whole_.buffer().identity();
+  }
+  /// Reads from a dense copy of the values from now on (an operand that shares the
+  /// destination's storage).
+  void read_from_copy() {
+    whole_.rebind(tiled_ ? tiled_->to_dense(seq) : Tensor<R>(whole_.copy(seq)));
+    tiled_.reset();
+  }
+
+  /// The view of the box `[lo, lo + extent)`, which lies inside one tile.
+  /// @param lo the box's first index
+  /// @param extent the box's extents
+  /// @return the view
+  [[nodiscard]] Tensor<T> block(const Index& lo, const Index& extent) const {
+    std::vector<Selector> box;
+    box.reserve(lo.size());
+    if (std::find(extent.begin(), extent.end(), index_t{0}) != extent.end()) {
+      return Tensor<T>(Tensor<R>(extent));  // no elements (a tiled operand may have no tiles)
+    }
+    if (!tiled_) {
+      for (std::size_t k = 0; k < lo.size(); ++k) {
+        box.emplace_back(Range{lo[k], lo[k] + extent[k]});
+      }
+      Tensor<T> whole = whole_;  // a view of T (select on a const tensor is read-only)
+      return whole.select(box);
+    }
+    const Layout& layout = tiled_->layout();
+    Index at(lo.size(), 0);
+    for (std::size_t k = 0; k < lo.size(); ++k) {
+      const index_t t = tile(k);
+      at[k] = t > 0 ? lo[k] / t : 0;
+      const index_t from = lo[k] - at[k] * t;
+      box.emplace_back(Range{from, from + extent[k]});
+    }
+    const index_t p = layout.kind() == Layout::Kind::tiled ? layout.piece_at(at) : 0;
+    Tensor<T> piece(tiled_->buffer(), layout.piece_dimensions(p));
+    return piece.select(box);
+  }
+
+ private:
+  Tensor<T> whole_;
+  std::optional<LayoutTensor<R>> tiled_;
+  Index shape_;
+};
+
+/// A LayoutTensor of another element type converted, or one of R copied (same layout).
+template <class R, class T>
+LayoutTensor<R> converted_tiles(const LayoutTensor<T>& x) {
+  auto out = LayoutTensor<R>::for_overwrite(x.layout());  // every piece written below
+  for (index_t p = 0; p < x.n_pieces(); ++p) {
+    assign_expression(seq, out.piece(p), astype<R>(x.piece(p)));
+  }
+  return out;
+}
+
+/// An operand of a tiled contraction: a LayoutTensor as its tiles (converted to R when its
+/// element type differs), anything else as one dense view (evaluated when an expression).
+template <class R, class X>
+Blocked<const R> as_blocked(const X& x) {
+  if constexpr (is_layout_tensor_v<X>) {
+    if constexpr (std::is_same_v<typename X::value_type, R>) {
+      return Blocked<const R>(x);
+    } else {
+      return Blocked<const R>(converted_tiles<R>(x));
+    }
+  } else {
+    return Blocked<const R>(as_operand<R>(x));
+  }
+}
+
+/// The tile of each label: that of the first operand cut along it (0: none is).
+template <class R>
+Index label_tiles(const EinsumSpec& spec, const Index& extents,
+                  const std::vector<Blocked<const R>>& operands) {
+  Index tiles(spec.names.size(), 0);
+  for (std::size_t k = 0; k < operands.size(); ++k) {
+    for (std::size_t a = 0; a < spec.inputs[k].size(); ++a) {
+      const auto l = static_cast<std::size_t>(spec.inputs[k][a]);
+      if (tiles[l] == 0 && operands[k].shape()[a] == extents[l]) {
+        tiles[l] = operands[k].tile(a);
+      }
+    }
+  }
+  return tiles;
+}
+
+/// The layout of a result over @p labels: tiled with each label's tile (a label no operand
+/// cuts is one tile), row-major when no label is cut.
+inline Layout result_layout(const std::vector<int>& labels, const Index& extents,
+                            const Index& tiles) {
+  Index shape;
+  Index tile;
+  bool cut = false;
+  for (const int l : labels) {
+    const auto u = static_cast<std::size_t>(l);
+    shape.push_back(extents[u]);
+    tile.push_back(tiles[u] > 0 ? tiles[u] : std::max<index_t>(extents[u], 1));
+    cut = cut || tiles[u] > 0;
+  }
+  return cut ? Layout::tiled(Smooth(shape), tile) : Layout::row_major(Smooth(shape));
+}
+
+/// `out = alpha * einsum(spec, operands) + beta * out`, block by block: each label's range is
+/// cut where a tile of an operand or of @p out ends; every block of the output (in parallel
+/// when there are at least as many as threads, each block's products then on one thread)
+/// sums the einsums of the operands' blocks along the labels summed (beta 1 after the first).
+template <class R, ExecutionPolicy P>
+void contract_blocks(const P& policy, const EinsumSpec& spec, const Index& extents,
+                     const std::vector<Blocked<const R>>& operands, const Blocked<R>& out, R alpha,
+                     R beta) {
+  const std::size_t labels = spec.names.size();
+  std::vector<std::vector<index_t>> cuts(labels);
+  const auto cut_by = [&](const auto& x, const std::vector<int>& own) {
+    for (std::size_t a = 0; a < own.size(); ++a) {
+      const auto l = static_cast<std::size_t>(own[a]);
+      if (x.shape()[a] == extents[l]) {
+        x.add_cuts(a, cuts[l]);
+      }
+    }
+  };
+  for (std::size_t k = 0; k < operands.size(); ++k) {
+    cut_by(operands[k], spec.inputs[k]);
+  }
+  cut_by(out, spec.output);
+  std::vector<int> summed;
+  for (std::size_t l = 0; l < labels; ++l) {
+    const bool kept =
+        std::find(spec.output.begin(), spec.output.end(), static_cast<int>(l)) != spec.output.end();
+    auto& c = cuts[l];
+    c.push_back(0);
+    c.push_back(extents[l]);
+    std::sort(c.begin(), c.end());
+    // A label of extent 0 keeps one empty block: a summed one still writes the output (beta
+    // times what it held).
+    if (extents[l] > 0) {
+      c.erase(std::unique(c.begin(), c.end()), c.end());
+    }
+    if (!kept) {
+      summed.push_back(static_cast<int>(l));
+    }
+  }
+  // Blocks are numbered by an odometer over the intervals of each label of a group.
+  const auto count = [&](const std::vector<int>& group) {
+    index_t n = 1;
+    for (const int l : group) {
+      n *= static_cast<index_t>(cuts[static_cast<std::size_t>(l)].size()) - 1;
+    }
+    return n;
+  };
+  const auto place = [&](const std::vector<int>& group, index_t b, Index& lo, Index& extent) {
+    for (auto it = group.rbegin(); it != group.rend(); ++it) {
+      const auto& c = cuts[static_cast<std::size_t>(*it)];
+      const auto n = static_cast<index_t>(c.size()) - 1;
+      const auto i = static_cast<std::size_t>(b % n);
+      b /= n;
+      lo[static_cast<std::size_t>(*it)] = c[i];
+      extent[static_cast<std::size_t>(*it)] = c[i + 1] - c[i];
+    }
+  };
+  const index_t out_blocks = count(spec.output);
+  const index_t sum_blocks = count(summed);
+  const auto view_of = [&](const auto& x, const std::vector<int>& own, const Index& lo,
+                           const Index& extent, Index& shape) {
+    Index from;
+    shape.clear();
+    for (std::size_t a = 0; a < own.size(); ++a) {
+      const auto l = static_cast<std::size_t>(own[a]);
+      const bool broadcast = x.shape()[a] != extents[l];  // an extent 1 broadcast
+      from.push_back(broadcast ? 0 : lo[l]);
+      shape.push_back(broadcast ? x.shape()[a] : extent[l]);
+    }
+    return x.block(from, shape);
+  };
+  // One output block: its sums, each an einsum of blocks planned once per block shape.
+  const auto run = [&](const auto& inner, index_t ob,
+                       std::map<std::vector<index_t>, ContractionPlan>& plans) {
+    Index lo(labels, 0);
+    Index extent(labels, 0);
+    place(spec.output, ob, lo, extent);
+    Index shape;
+    const Tensor<R> target = view_of(out, spec.output, lo, extent, shape);
+    std::vector<Tensor<const R>> views(operands.size());
+    std::vector<Index> shapes(operands.size());
+    for (index_t sb = 0; sb < sum_blocks; ++sb) {
+      place(summed, sb, lo, extent);
+      for (std::size_t k = 0; k < operands.size(); ++k) {
+        views[k].rebind(view_of(operands[k], spec.inputs[k], lo, extent, shapes[k]));
+      }
+      std::vector<index_t> key(extent.begin(), extent.end());
+      auto it = plans.find(key);
+      if (it == plans.end()) {
+        it = plans.emplace(std::move(key), ContractionPlan::make(spec, shapes)).first;
+      }
+      run_plan<R>(inner, it->second, views, target, alpha, sb == 0 ? beta : R{1});
+    }
+  };
+  const int threads = threads_of(policy);
+  if (threads > 1 && out_blocks >= threads) {
+    parallel::for_each_part(Parallel{1, threads}, out_blocks, [&](index_t lo, index_t hi) {
+      std::map<std::vector<index_t>, ContractionPlan> plans;
+      for (index_t ob = lo; ob < hi; ++ob) {
+        run(seq, ob, plans);
+      }
+    });
+  } else {
+    std::map<std::vector<index_t>, ContractionPlan> plans;
+    for (index_t ob = 0; ob < out_blocks; ++ob) {
+      run(policy, ob, plans);
+    }
+  }
+}
+
+/// Runs a plan over blocked operands into @p out: one or two operands block by block, more
+/// pairwise in the plan's order, each intermediate a tiled tensor.
+template <class R, ExecutionPolicy P>
+void run_tiled(const P& policy, const ContractionPlan& plan, std::vector<Blocked<const R>> operands,
+               const Blocked<R>& out, R alpha, R beta) {
+  const EinsumSpec& spec = plan.spec();
+  const Index& extents = plan.extents();
+  // An operand that shares the destination's storage is read from a copy (as NumPy).
+  for (auto& x : operands) {
+    if (x.identity() == out.identity()) {
+      x.read_from_copy();
+    }
+  }
+  if (operands.size() <= 2) {
+    contract_blocks<R>(policy, spec, extents, operands, out, alpha, beta);
+    return;
+  }
+  const Index tiles = label_tiles(spec, extents, operands);
+  std::vector<std::vector<int>> labels = spec.inputs;
+  const auto& steps = plan.steps();
+  for (std::size_t s = 0; s < steps.size(); ++s) {
+    const ContractionStep& step = steps[s];
+    const auto left = static_cast<std::size_t>(step.left);
+    const auto right = static_cast<std::size_t>(step.right);
+    const bool last = s + 1 == steps.size();
+    // The last step writes the output: its labels in the output's order.
+    EinsumSpec pair{{labels[left], labels[right]}, last ? spec.output : step.labels, spec.names};
+    const std::vector<Blocked<const R>> two{operands[left], operands[right]};
+    if (last) {
+      contract_blocks<R>(policy, pair, extents, two, out, alpha, beta);
+      return;
+    }
+    // The intermediate's extents are the pair's own: a label both operands broadcast (extent
+    // 1 where a later operand's is larger) stays 1, and broadcasts in the later step.
+    Index own(extents.size(), 1);
+    for (const std::size_t k : {left, right}) {
+      for (std::size_t a = 0; a < labels[k].size(); ++a) {
+        if (const index_t e = operands[k].shape()[a]; e != 1) {
+          own[static_cast<std::size_t>(labels[k][a])] = e;
+        }
+      }
+    }
+    // Written whole: every block of the result is written with beta 0 first.
+    auto result = LayoutTensor<R>::for_overwrite(result_layout(step.labels, own, tiles));
+    contract_blocks<R>(policy, pair, extents, two, Blocked<R>(result), R{1}, R{0});
+    operands.push_back(Blocked<const R>(result));
+    labels.push_back(step.labels);
+  }
+}
+
+/// The element type of a contraction with tiled operands (the operands' common type).
+template <class X>
+struct operand_value {
+  using type = typename node_t<X>::value_type;  ///< an expression's
+};
+/// A LayoutTensor's element type.
+template <class T>
+struct operand_value<LayoutTensor<T>> {
+  using type = T;  ///< the tensor's
+};
+/// The common element type of operands, tiled or not.
+template <class... Ops>
+using tiled_contraction_t = std::common_type_t<typename operand_value<Ops>::type...>;
+
+/// Plans and runs a tiled contraction into @p out, after checking its shape.
+template <class R, ExecutionPolicy P, class... Ops>
+void einsum_tiled(const P& policy, const Blocked<R>& out, const Index& out_shape, Scaling scaling,
+                  std::string_view spec, const Ops&... operands) {
+  const ContractionPlan plan = plan_of(spec, operands...);
+  if (out_shape != plan.shape()) {
+    fail<ShapeError>("einsum_into", "the output has shape ", to_string(out_shape), " but ",
+                     plan.spec().to_string(), " makes ", to_string(plan.shape()));
+  }
+  run_tiled<R>(policy, plan, std::vector<Blocked<const R>>{as_blocked<R>(operands)...}, out,
+               static_cast<R>(scaling.alpha), static_cast<R>(scaling.beta));
+}
+
+}  // namespace detail
+
+/// Contracts operands of which at least one is tiled (a LayoutTensor), tile by tile, into a
+/// new LayoutTensor: NumPy's einsum language and values, as einsum() on dense tensors.
+///
+/// Each label's range is cut where a tile of any operand ends, so each block of the
+/// contraction reads one tile of every operand: a product of tiled matrices is one GEMM per
+/// triple of tiles, handed the tiles as views. The result's blocks run in parallel (each
+/// block's products on one thread), the blocks along a summed label accumulate. The result is
+/// tiled like its operands (each label takes the tile of the first operand cut along it; a
+/// label no operand cuts is one tile), row-major when no operand is tiled. Three or more
+/// operands are contracted pairwise in the plan's order, each intermediate tiled the same way.
+///
+/// @code
+/// auto tiles = strata::Layout::tiled(strata::Smooth{4096, 4096}, {256, 256});
+/// auto a = strata::LayoutTensor<double>::from_dense(dense_a, tiles);
+/// auto b = strata::LayoutTensor<double>::from_dense(dense_b, tiles);
+/// strata::LayoutTensor<double> c = strata::einsum("ij,jk->ik", a, b);   // tiled 256 x 256
+/// @endcode
+/// @param policy seq or par
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @return the result, tiled
+/// @throws ShapeError as einsum()
+template <ExecutionPolicy P, class... Ops>
+requires(detail::any_tiled_v<Ops...> &&
+         !detail::any_jagged_v<Ops...>) auto einsum(const P& policy, std::string_view spec,
+                                                    const Ops&... operands) {
+  using R = detail::tiled_contraction_t<Ops...>;
+  const ContractionPlan plan = detail::plan_of(spec, operands...);
+  std::vector<detail::Blocked<const R>> blocked{detail::as_blocked<R>(operands)...};
+  // Written whole: every block of the result is written with beta 0 first.
+  auto out = LayoutTensor<R>::for_overwrite(
+      detail::result_layout(plan.spec().output, plan.extents(),
+                            detail::label_tiles(plan.spec(), plan.extents(), blocked)));
+  detail::run_tiled<R>(policy, plan, std::move(blocked), detail::Blocked<R>(out), R{1}, R{0});
+  return out;
+}
+/// Contracts operands of which at least one is tiled, tile by tile, into a new LayoutTensor
+/// (see the policy form).
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @return the result, tiled
+/// @throws ShapeError as einsum()
+template <class... Ops>
+requires(detail::any_tiled_v<Ops...> &&
+         !detail::any_jagged_v<Ops...>) auto einsum(std::string_view spec, const Ops&... operands) {
+  return einsum(par, spec, operands...);
+}
+
+/// Writes a contraction with tiled operands into a dense view, block by block:
+/// `out = alpha * einsum(...) + beta * out`.
+/// @param policy seq or par
+/// @param out the destination view (writable, of the result's shape)
+/// @param scaling alpha and beta
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @throws ShapeError as einsum(), or when out's shape is not the result's; LayoutError when
+///         out cannot be written
+template <ExecutionPolicy P, class T, class... Ops>
+requires(!std::is_const_v<T> && detail::any_tiled_v<Ops...> &&
+         !detail::any_jagged_v<Ops...>) void einsum_into(const P& policy, const Tensor<T>& out,
+                                                         Scaling scaling, std::string_view spec,
+                                                         const Ops&... operands) {
+  if (!out.is_writable() || (out.size() > 0 && out.buffer().data() == nullptr)) {
+    detail::fail<LayoutError>("einsum_into", "the output ", out.dims(),
+                              " cannot be written block by block (several indices share an "
+                              "address, or it has no array)");
+  }
+  detail::einsum_tiled<T>(policy, detail::Blocked<T>(out), out.shape(), scaling, spec, operands...);
+}
+
+/// Writes a contraction into a tiled tensor, block by block (its tiles cut the blocks too):
+/// `out = alpha * einsum(...) + beta * out`, converted to out's element type.
+///
+/// @code
+/// strata::einsum_into(c, "ij,jk->ik", a, b);                             // c tiled
+/// strata::einsum_into(c, strata::Scaling{1.0, 1.0}, "ij,jk->ik", a, b);  // c += a b
+/// @endcode
+/// @param policy seq or par
+/// @param out the destination (of the result's shape)
+/// @param scaling alpha and beta
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @throws ShapeError as einsum(), or when out's shape is not the result's
+template <ExecutionPolicy P, class T, class... Ops>
+void einsum_into(const P& policy, LayoutTensor<T>& out, Scaling scaling, std::string_view spec,
+                 const Ops&... operands) {
+  detail::einsum_tiled<T>(policy, detail::Blocked<T>(out), out.shape(), scaling, spec, operands...);
+}
+/// Writes a contraction into a tiled tensor (see the policy form).
+/// @param out the destination (of the result's shape)
+/// @param scaling alpha and beta
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @throws ShapeError as einsum(), or when out's shape is not the result's
+template <class T, class... Ops>
+void einsum_into(LayoutTensor<T>& out, Scaling scaling, std::string_view spec,
+                 const Ops&... operands) {
+  einsum_into(par, out, scaling, spec, operands...);
+}
+/// `out = einsum(spec, operands...)` into a tiled tensor (see the policy form).
+/// @param out the destination (of the result's shape)
+/// @param spec NumPy's einsum subscripts
+/// @param operands LayoutTensors, tensors, views or expressions
+/// @throws ShapeError as einsum(), or when out's shape is not the result's
+template <class T, class... Ops>
+void einsum_into(LayoutTensor<T>& out, std::string_view spec, const Ops&... operands) {
+  einsum_into(par, out, Scaling{}, spec, operands...);
+}
+
+}  // namespace strata

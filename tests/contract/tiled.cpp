@@ -1,0 +1,230 @@
+// Tests of strata/contract/tiled.hpp: contractions of tiled tensors (LayoutTensor) tile by tile,
+// against the naive loop on random specs with random tilings, into tiled and dense destinations,
+// with dense operands beside tiled ones, and their bad inputs.
+#include "strata/contract/contract.hpp"
+
+#include "check_error.hpp"
+#include "random_problems.hpp"
+#include "threads.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+using strata::Index;
+using strata::index_t;
+using strata::Layout;
+using strata::LayoutTensor;
+using strata::Scaling;
+using strata::Smooth;
+using strata::Tensor;
+using strata::test::check_error;
+using strata::test::Problem;
+using strata::test::random_problem;
+using strata::test::random_view;
+using strata::test::reference;
+using strata::test::uniform;
+
+namespace {
+
+/// A random layout of @p shape: tiled with tiles of 1 to 4 (often not dividing the extents),
+/// or row-major, or column-major.
+Layout random_layout(std::mt19937_64& rng, const Index& shape) {
+  const index_t roll = uniform(rng, 0, 5);
+  if (shape.empty() || roll == 0) {
+    return Layout::row_major(Smooth(shape));
+  }
+  if (roll == 1) {
+    return Layout::column_major(Smooth(shape));
+  }
+  Index tile;
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    tile.push_back(uniform(rng, 1, 4));
+  }
+  return Layout::tiled(Smooth(shape), tile);
+}
+
+template <class T, class P>
+LayoutTensor<T> run(const P& policy, const std::string& spec,
+                    const std::vector<LayoutTensor<T>>& x) {
+  switch (x.size()) {
+    case 1:
+      return strata::einsum(policy, spec, x[0]);
+    case 2:
+      return strata::einsum(policy, spec, x[0], x[1]);
+    case 3:
+      return strata::einsum(policy, spec, x[0], x[1], x[2]);
+    default:
+      return strata::einsum(policy, spec, x[0], x[1], x[2], x[3]);
+  }
+}
+
+template <class T>
+void into(LayoutTensor<T>& out, Scaling s, const std::string& spec,
+          const std::vector<LayoutTensor<T>>& x) {
+  switch (x.size()) {
+    case 1:
+      return strata::einsum_into(out, s, spec, x[0]);
+    case 2:
+      return strata::einsum_into(out, s, spec, x[0], x[1]);
+    case 3:
+      return strata::einsum_into(out, s, spec, x[0], x[1], x[2]);
+    default:
+      return strata::einsum_into(out, s, spec, x[0], x[1], x[2], x[3]);
+  }
+}
+
+template <class T>
+void check_random_tilings(std::uint64_t seed, int trials) {
+  std::mt19937_64 rng(seed);
+  int multi = 0;
+  for (int trial = 0; trial < trials; ++trial) {
+    const Problem p = random_problem(rng);
+    std::vector<Tensor<T>> views;
+    std::vector<LayoutTensor<T>> tiled;
+    for (const Index& s : p.shapes) {
+      views.push_back(random_view<T>(rng, s));
+      tiled.push_back(
+          LayoutTensor<T>::from_dense(Tensor<T>(views.back().copy()), random_layout(rng, s)));
+    }
+    INFO("trial " << trial << ": " << p.spec());
+    const std::vector<T> want = reference(p, views);
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        const LayoutTensor<T> got = run(strata::par, p.spec(), tiled);
+        REQUIRE(got.to_dense().to_vector() == want);
+      });
+    }
+    REQUIRE(run(strata::seq, p.spec(), tiled).to_dense().to_vector() == want);
+    // Into a destination of its own tiling: out = 2 * einsum + 3 * out.
+    const Index shape = run(strata::seq, p.spec(), tiled).shape();
+    const Tensor<T> before = random_view<T>(rng, shape).copy();
+    LayoutTensor<T> out = LayoutTensor<T>::from_dense(before, random_layout(rng, shape));
+    into(out, Scaling{2, 3}, p.spec(), tiled);
+    std::vector<T> scaled = before.to_vector();
+    for (std::size_t i = 0; i < scaled.size(); ++i) {
+      scaled[i] = static_cast<T>(2 * want[i] + 3 * scaled[i]);
+    }
+    REQUIRE(out.to_dense().to_vector() == scaled);
+    multi += p.inputs.size() > 2 ? 1 : 0;
+  }
+  CHECK(multi > trials / 5);
+}
+
+/// A dense matrix of small integers.
+Tensor<double> matrix(std::mt19937_64& rng, index_t m, index_t n) {
+  Tensor<double> t({m, n});
+  for (auto&& x : t) {
+    x = static_cast<double>(uniform(rng, -4, 4));
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("tiled einsum agrees with a naive loop on random specs and random tilings",
+          "[contract][property]") {
+  SECTION("double") {
+    check_random_tilings<double>(40, 150);
+  }
+  SECTION("float") {
+    check_random_tilings<float>(41, 60);
+  }
+  SECTION("int (the generic kernel)") {
+    check_random_tilings<std::int32_t>(42, 60);
+  }
+}
+
+TEST_CASE("a product of tiled matrices is tiled like its operands", "[contract]") {
+  std::mt19937_64 rng(7);
+  const Tensor<double> a = matrix(rng, 13, 10);
+  const Tensor<double> b = matrix(rng, 10, 9);
+  Tensor<double> want({13, 9});  // the plain triple loop
+  for (index_t i = 0; i < 13; ++i) {
+    for (index_t k = 0; k < 9; ++k) {
+      for (index_t j = 0; j < 10; ++j) {
+        want(i, k) += a(i, j) * b(j, k);
+      }
+    }
+  }
+  // Tiles that do not divide the extents, and cut the summed label at different places.
+  const auto ta = LayoutTensor<double>::from_dense(a, Layout::tiled(Smooth{13, 10}, {4, 3}));
+  const auto tb = LayoutTensor<double>::from_dense(b, Layout::tiled(Smooth{10, 9}, {4, 5}));
+  const LayoutTensor<double> c = strata::einsum("ij,jk->ik", ta, tb);
+  CHECK(c.layout() == Layout::tiled(Smooth{13, 9}, {4, 5}));
+  CHECK(c.to_dense().to_vector() == want.to_vector());
+
+  SECTION("dense operands beside tiled ones, any view, of another element type") {
+    const Tensor<float> bt = strata::evaluate(strata::astype<float>(b.transpose()));
+    // b given as the transpose of a float matrix, reversed twice: strides of every sign.
+    const Tensor<const float> view = bt.reverse(Index{0}).reverse(Index{0}).transpose();
+    const auto mixed = strata::einsum("ij,jk->ik", ta, view);
+    static_assert(std::is_same_v<decltype(mixed), const LayoutTensor<double>>);
+    CHECK(mixed.layout() == Layout::tiled(Smooth{13, 9}, {4, 9}));
+    CHECK(mixed.to_dense().to_vector() == want.to_vector());
+  }
+  SECTION("into a dense view, with alpha and beta") {
+    Tensor<double> out_storage({9, 13});
+    out_storage.fill(1.0);
+    Tensor<double> out = out_storage.transpose();
+    strata::einsum_into(out, Scaling{2.0, -1.0}, "ij,jk->ik", ta, tb);
+    for (index_t i = 0; i < 13; ++i) {
+      for (index_t k = 0; k < 9; ++k) {
+        REQUIRE(out(i, k) == 2.0 * want(i, k) - 1.0);
+      }
+    }
+  }
+  SECTION("a chain of three: pairwise, each intermediate tiled") {
+    const Tensor<double> d = matrix(rng, 9, 5);
+    const auto td = LayoutTensor<double>::from_dense(d, Layout::tiled(Smooth{9, 5}, {2, 2}));
+    const LayoutTensor<double> chain = strata::einsum("ij,jk,kl->il", ta, tb, td);
+    Tensor<double> abd({13, 5});
+    for (index_t i = 0; i < 13; ++i) {
+      for (index_t l = 0; l < 5; ++l) {
+        for (index_t k = 0; k < 9; ++k) {
+          abd(i, l) += want(i, k) * d(k, l);
+        }
+      }
+    }
+    CHECK(chain.to_dense().to_vector() == abd.to_vector());
+  }
+  SECTION("an output that is an operand is read from a copy") {
+    const Tensor<double> s = matrix(rng, 6, 6);
+    auto ts = LayoutTensor<double>::from_dense(s, Layout::tiled(Smooth{6, 6}, {4, 4}));
+    strata::einsum_into(ts, "ij,jk->ik", ts, ts);
+    Tensor<double> ss({6, 6});
+    for (index_t i = 0; i < 6; ++i) {
+      for (index_t k = 0; k < 6; ++k) {
+        for (index_t j = 0; j < 6; ++j) {
+          ss(i, k) += s(i, j) * s(j, k);
+        }
+      }
+    }
+    CHECK(ts.to_dense().to_vector() == ss.to_vector());
+  }
+}
+
+TEST_CASE("tiled contractions reject bad input and write nothing", "[contract]") {
+  std::mt19937_64 rng(8);
+  const auto ta =
+      LayoutTensor<double>::from_dense(matrix(rng, 6, 4), Layout::tiled(Smooth{6, 4}, {4, 4}));
+  const auto tb =
+      LayoutTensor<double>::from_dense(matrix(rng, 5, 3), Layout::tiled(Smooth{5, 3}, {2, 2}));
+  LayoutTensor<double> out(Layout::tiled(Smooth{6, 3}, {2, 2}));
+  const auto before = out.to_dense().to_vector();
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,jk->ik", ta, tb); }, "einsum",
+                                  "label 'j' has extent 4 in operand 0 and 5 in operand 1");
+  check_error<strata::ShapeError>([&] { (void)strata::einsum("ij,j%->ik", ta, tb); }, "einsum",
+                                  "character '%' at position 4");
+  const auto tc =
+      LayoutTensor<double>::from_dense(matrix(rng, 4, 2), Layout::tiled(Smooth{4, 2}, {3, 1}));
+  check_error<strata::ShapeError>([&] { strata::einsum_into(out, "ij,jk->ik", ta, tc); },
+                                  "einsum_into", "the output has shape [6 3]");
+  CHECK(out.to_dense().to_vector() == before);
+  Tensor<double> broadcast = Tensor<double>({1, 2}).broadcast(Index{6, 2});
+  check_error<strata::LayoutError>([&] { strata::einsum_into(broadcast, "ij,jk->ik", ta, tc); },
+                                   "einsum_into", "cannot be written");
+}

@@ -297,6 +297,46 @@ void tiled_einsum_into(benchmark::State& state) {  // into a tiled tensor
                                                 benchmark::Counter::kIs1000);
 }
 
+// ---- block-sparse: the same product with 10% of the tiles non-zero (a random pattern) -------
+
+/// A 4096^2 matrix whose 256^2 tiles are non-zero with probability 1/10 (the rest zeros).
+Tensor<double> sparse_tiles_matrix(unsigned seed) {
+  auto m = random_tensor<double>({kTiledN, kTiledN}, seed);
+  std::mt19937_64 rng(seed + 100);
+  const strata::Layout layout =
+      strata::Layout::tiled(strata::Smooth{kTiledN, kTiledN}, {kTile, kTile});
+  for (index_t p = 0; p < layout.n_pieces(); ++p) {
+    if (std::uniform_int_distribution<int>(0, 9)(rng) != 0) {
+      m.select(strata::detail::box_selectors(layout.piece(p))).fill(0.0);
+    }
+  }
+  return m;
+}
+
+void block_sparse_dense(benchmark::State& state) {  // the dense product: zeros multiplied
+  bench::set_threads(state);
+  const auto tiles = strata::Layout::tiled(strata::Smooth{kTiledN, kTiledN}, {kTile, kTile});
+  const auto a = strata::LayoutTensor<double>::from_dense(sparse_tiles_matrix(1), tiles);
+  const auto b = strata::LayoutTensor<double>::from_dense(sparse_tiles_matrix(2), tiles);
+  for (auto _ : state) {
+    auto c = strata::einsum("ij,jk->ik", a, b);
+    benchmark::DoNotOptimize(c.buffer().data());
+  }
+}
+
+void block_sparse_einsum(benchmark::State& state) {  // zero tiles not stored, products skipped
+  bench::set_threads(state);
+  const auto tiles = strata::Layout::tiled(strata::Smooth{kTiledN, kTiledN}, {kTile, kTile});
+  const auto a = strata::BlockSparseTensor<double>::from_dense(sparse_tiles_matrix(1), tiles);
+  const auto b = strata::BlockSparseTensor<double>::from_dense(sparse_tiles_matrix(2), tiles);
+  for (auto _ : state) {
+    auto c = strata::einsum("ij,jk->ik", a, b);
+    benchmark::DoNotOptimize(c.n_stored());
+  }
+  state.counters["stored_a"] = static_cast<double>(a.n_stored());
+  state.counters["stored_b"] = static_cast<double>(b.n_stored());
+}
+
 // ---- batched products with a ragged mode: each row (n_b x 64) times a shared 64 x 64 ---------
 
 constexpr index_t kRows = 10000;
@@ -384,6 +424,11 @@ BENCHMARK(tiled_einsum_into)
     ->Name("tiled4096/einsum_into")
     ->Apply(bench::thread_args)
     ->Iterations(2);
+BENCHMARK(block_sparse_dense)
+    ->Name("block_sparse10/dense_tiled")
+    ->Apply(bench::thread_args)
+    ->Iterations(2);
+BENCHMARK(block_sparse_einsum)->Name("block_sparse10/einsum")->Apply(bench::thread_args);
 BENCHMARK(ragged_hand)->Name("ragged_batch/hand_blis")->Apply(bench::thread_args);
 BENCHMARK(ragged_einsum)->Name("ragged_batch/einsum")->Apply(bench::thread_args);
 BENCHMARK(ragged_einsum_into)->Name("ragged_batch/einsum_into")->Apply(bench::thread_args);

@@ -48,6 +48,7 @@
 #include "strata/shape/shapes.hpp"
 #include "strata/shape/smooth.hpp"
 #include "strata/tensor/algorithms.hpp"
+#include "strata/tensor/block_sparse.hpp"
 #include "strata/tensor/copy_kernels.hpp"
 #include "strata/tensor/for_each_indexed.hpp"
 #include "strata/tensor/generators.hpp"

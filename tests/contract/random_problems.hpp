@@ -136,6 +136,22 @@ inline Problem random_problem(std::mt19937_64& rng) {
   return p;
 }
 
+/// Calls `f(x[0], ..., x[n - 1])` with the 1 to 4 operands of a random problem (einsum and
+/// einsum_into take their operands as arguments).
+template <class X, class F>
+decltype(auto) with_operands(const std::vector<X>& x, F&& f) {
+  switch (x.size()) {
+    case 1:
+      return f(x[0]);
+    case 2:
+      return f(x[0], x[1]);
+    case 3:
+      return f(x[0], x[1], x[2]);
+    default:
+      return f(x[0], x[1], x[2], x[3]);
+  }
+}
+
 /// The naive loop: every assignment of every label, the product of the operands' elements
 /// there, summed into the output's element.
 template <class T>

@@ -27,6 +27,7 @@ using strata::test::random_problem;
 using strata::test::random_view;
 using strata::test::reference;
 using strata::test::uniform;
+using strata::test::with_operands;
 
 namespace {
 
@@ -50,31 +51,7 @@ Layout random_layout(std::mt19937_64& rng, const Index& shape) {
 template <class T, class P>
 LayoutTensor<T> run(const P& policy, const std::string& spec,
                     const std::vector<LayoutTensor<T>>& x) {
-  switch (x.size()) {
-    case 1:
-      return strata::einsum(policy, spec, x[0]);
-    case 2:
-      return strata::einsum(policy, spec, x[0], x[1]);
-    case 3:
-      return strata::einsum(policy, spec, x[0], x[1], x[2]);
-    default:
-      return strata::einsum(policy, spec, x[0], x[1], x[2], x[3]);
-  }
-}
-
-template <class T>
-void into(LayoutTensor<T>& out, Scaling s, const std::string& spec,
-          const std::vector<LayoutTensor<T>>& x) {
-  switch (x.size()) {
-    case 1:
-      return strata::einsum_into(out, s, spec, x[0]);
-    case 2:
-      return strata::einsum_into(out, s, spec, x[0], x[1]);
-    case 3:
-      return strata::einsum_into(out, s, spec, x[0], x[1], x[2]);
-    default:
-      return strata::einsum_into(out, s, spec, x[0], x[1], x[2], x[3]);
-  }
+  return with_operands(x, [&](const auto&... op) { return strata::einsum(policy, spec, op...); });
 }
 
 template <class T>
@@ -103,7 +80,9 @@ void check_random_tilings(std::uint64_t seed, int trials) {
     const Index shape = run(strata::seq, p.spec(), tiled).shape();
     const Tensor<T> before = random_view<T>(rng, shape).copy();
     LayoutTensor<T> out = LayoutTensor<T>::from_dense(before, random_layout(rng, shape));
-    into(out, Scaling{2, 3}, p.spec(), tiled);
+    with_operands(tiled, [&](const auto&... op) {
+      strata::einsum_into(out, Scaling{2, 3}, p.spec(), op...);
+    });
     std::vector<T> scaled = before.to_vector();
     for (std::size_t i = 0; i < scaled.size(); ++i) {
       scaled[i] = static_cast<T>(2 * want[i] + 3 * scaled[i]);

@@ -9,6 +9,7 @@
 #include "strata/contract/gemm.hpp"
 #include "strata/contract/plan.hpp"
 #include "strata/expr/expr.hpp"
+#include "strata/tensor/block_sparse.hpp"
 #include "strata/tensor/layout_tensor.hpp"
 #include "strata/tensor/tensor.hpp"
 
@@ -471,10 +472,14 @@ Tensor<const R> as_operand(const X& x) {
   }
 }
 
-/// Whether any operand is a tiled tensor (LayoutTensor): contracted tile by tile
-/// (strata/contract/tiled.hpp).
+/// Whether any operand is a BlockSparseTensor.
 template <class... Ops>
-inline constexpr bool any_tiled_v = (is_layout_tensor_v<std::remove_cvref_t<Ops>> || ...);
+inline constexpr bool any_block_sparse_v = (is_block_sparse_v<std::remove_cvref_t<Ops>> || ...);
+/// Whether any operand is a tiled tensor (LayoutTensor or BlockSparseTensor): contracted tile
+/// by tile (strata/contract/tiled.hpp).
+template <class... Ops>
+inline constexpr bool any_tiled_v =
+    (is_layout_tensor_v<std::remove_cvref_t<Ops>> || ...) || any_block_sparse_v<Ops...>;
 
 /// Whether an operand is jagged (a JaggedTensor, or an expression with one): contracted row by
 /// row (strata/contract/jagged.hpp).
@@ -491,7 +496,7 @@ inline constexpr bool dense_operands_v = !any_tiled_v<Ops...> && !any_jagged_v<O
 /// The shape of a contraction operand (a tensor, an expression or a LayoutTensor).
 template <class X>
 Index operand_shape(const X& x) {
-  if constexpr (is_layout_tensor_v<X>) {
+  if constexpr (is_layout_tensor_v<X> || is_block_sparse_v<X>) {
     return x.shape();
   } else {
     return as_expression(x).shape();

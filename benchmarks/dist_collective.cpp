@@ -5,10 +5,15 @@
 //    time: its window's allocation and first touch included) and assign() into an existing one;
 //  - a ghost (halo) update of a periodic 2-D grid, width 1, against hand-written MPI_Sendrecv
 //    halos (columns with a vector type, then full rows for the corners) and, when built with
-//    it, Global Arrays' GA_Update_ghosts.
+//    it, Global Arrays' GA_Update_ghosts;
+//  - a 2048^2 matrix product of DistTensors in 512^2 tiles (strata::dist::einsum_into, owner
+//    computes with one-sided gets) against each rank's share of the flops done locally with
+//    no communication at all (the bound: rows / P of C from local A rows and all of B) and,
+//    when built with it, Global Arrays' GA_Dgemm on arrays of the same tiles.
 // Run under mpirun (4 ranks: a 2 x 2 process grid; other counts: P x 1). Every rank runs the
 // same fixed number of iterations in lockstep; an iteration's time is the slowest rank's
 // (MPI_Allreduce of the time between a barrier and the operation's end). Rank 0 reports.
+#include "strata/dist/einsum.hpp"
 #include "strata/dist/tensor.hpp"
 
 #include <benchmark/benchmark.h>
@@ -250,6 +255,74 @@ void ghosts_ga(benchmark::State& state, index_t n) {
 }
 #endif
 
+// ---- matrix product, 2048^2 in 512^2 tiles ---------------------------------------------------
+
+constexpr index_t kMatmul = 2048;
+constexpr index_t kMatmulTile = 512;
+
+Distribution matmul_distribution() {
+  const auto [p0, p1] = process_grid();
+  return Distribution::block_cyclic(Index{p0, p1});
+}
+
+void matmul_local_share(benchmark::State& state) {  // no communication: the bound
+  const index_t rows = kMatmul / g_ranks;
+  strata::Tensor<double> a({rows, kMatmul});
+  strata::Tensor<double> b({kMatmul, kMatmul});
+  strata::Tensor<double> c({rows, kMatmul});
+  a.fill(1.0);
+  b.fill(1.0);
+  time_collective(state, [&] { strata::einsum_into(c, "ij,jk->ik", a, b); });
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kMatmul * kMatmul * kMatmul,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kIsIterationInvariant,
+                         benchmark::Counter::kIs1000);
+}
+
+void matmul_strata(benchmark::State& state) {
+  const Tiling tiling = Tiling::regular(Index{kMatmul, kMatmul}, Index{kMatmulTile, kMatmulTile});
+  DistTensor<double> a(MPI_COMM_WORLD, tiling, matmul_distribution());
+  DistTensor<double> b(MPI_COMM_WORLD, tiling, matmul_distribution());
+  DistTensor<double> c(MPI_COMM_WORLD, tiling, matmul_distribution());
+  a.fill_local(1.0);
+  b.fill_local(1.0);
+  a.sync();
+  b.sync();
+  time_collective(state, [&] { strata::dist::einsum_into(c, "ij,jk->ik", a, b); });
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kMatmul * kMatmul * kMatmul,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kIsIterationInvariant,
+                         benchmark::Counter::kIs1000);
+}
+
+#ifdef STRATA_BENCH_GA
+void matmul_ga(benchmark::State& state) {
+  int dims[2] = {static_cast<int>(kMatmul), static_cast<int>(kMatmul)};
+  int block[2] = {static_cast<int>(kMatmulTile), static_cast<int>(kMatmulTile)};
+  const auto [p0, p1] = process_grid();
+  int grid[2] = {p0, p1};
+  int g[3];
+  for (int& h : g) {
+    h = GA_Create_handle();
+    GA_Set_data(h, 2, dims, C_DBL);
+    GA_Set_block_cyclic_proc_grid(h, block, grid);
+    GA_Allocate(h);
+    double one = 1.0;
+    GA_Fill(h, &one);
+  }
+  GA_Sync();
+  const int n = static_cast<int>(kMatmul);
+  time_collective(state, [&] { GA_Dgemm('N', 'N', n, n, n, 1.0, g[0], g[1], 0.0, g[2]); });
+  for (const int h : g) {
+    GA_Destroy(h);
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kMatmul * kMatmul * kMatmul,
+                         benchmark::Counter::kIsRate | benchmark::Counter::kIsIterationInvariant,
+                         benchmark::Counter::kIs1000);
+}
+#endif
+
 void register_all() {
   benchmark::RegisterBenchmark("redistribute_8192/hand_alltoallv", redistribute_hand)
       ->Iterations(5)
@@ -285,6 +358,20 @@ void register_all() {
         ->Unit(benchmark::kMicrosecond);
 #endif
   }
+  benchmark::RegisterBenchmark("matmul_2048/local_share_no_communication", matmul_local_share)
+      ->Iterations(3)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("matmul_2048/strata_einsum_into", matmul_strata)
+      ->Iterations(3)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+#ifdef STRATA_BENCH_GA
+  benchmark::RegisterBenchmark("matmul_2048/global_arrays_dgemm", matmul_ga)
+      ->Iterations(3)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond);
+#endif
 }
 
 /// Reports nothing (the ranks other than 0).

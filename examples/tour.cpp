@@ -13,6 +13,7 @@
 #define STRATA_TOUR_DLPACK 1
 #endif
 #if STRATA_TOUR_MPI
+#include "strata/dist/einsum.hpp"
 #include "strata/dist/jagged.hpp"
 #include "strata/dist/tensor.hpp"
 #endif
@@ -614,6 +615,24 @@ void contractions() {
             << (tc.to_dense().to_vector() ==
                 strata::einsum("ij,jk->ik", big, big.transpose()).to_vector())
             << "\n";
+  // Block-sparse tensors store only their non-zero tiles; a contraction skips every product
+  // with a missing tile (and, with a threshold, every product whose norm bound is under it).
+  Tensor<double> banded({8, 8});
+  for (strata::index_t i = 0; i < 8; ++i) {
+    for (strata::index_t j = std::max<strata::index_t>(i - 1, 0);
+         j < std::min<strata::index_t>(i + 2, 8); ++j) {
+      banded(i, j) = static_cast<double>(1 + i + j);
+    }
+  }
+  const auto sparse = strata::BlockSparseTensor<double>::from_dense(
+      banded, strata::Layout::tiled(strata::Smooth{8, 8}, {2, 2}));
+  const strata::BlockSparseTensor<double> squared = strata::einsum("ij,jk->ik", sparse, sparse);
+  std::cout << "a tridiagonal 8 x 8 in 2 x 2 tiles stores " << sparse.n_stored() << " of "
+            << sparse.n_tiles() << " tiles (density " << sparse.density() << "); its square stores "
+            << squared.n_stored() << ", equal to the dense product: "
+            << (squared.to_dense().to_vector() ==
+                strata::einsum("ij,jk->ik", banded, banded).to_vector())
+            << "\n";
   // Jagged tensors contract row by row: the outer axis carries the batch label, each row its
   // own length (a ragged mode); one parallel loop of small GEMMs.
   const auto sequences = strata::JaggedTensor<double>::from_values(
@@ -1060,6 +1079,19 @@ void distributed() {
       }
     }
 #endif
+    // Contraction, owner computes: each rank computes its tiles of the result, getting the
+    // operands' boxes one-sidedly per block of the summed label (SUMMA with gets, as GA).
+    {
+      const DistTensor<double> gram = strata::dist::einsum("ij,kj->ik", a, a);
+      const auto whole = a.gather(0);  // collective; the values on rank 0
+      const double at = gram.get(Index{1, 2}, Index{2, 3})(0, 0);
+      if (whole) {
+        std::cout << "strata::dist::einsum(\"ij,kj->ik\", a, a): a " << gram.tiling().to_string()
+                  << " DistTensor; (1, 2) = " << at
+                  << ", as one process: " << strata::einsum("ij,kj->ik", *whole, *whole)(1, 2)
+                  << "\n";
+      }
+    }
     // Ghost cells for a 3 x 3 stencil, sized by the window's index projection.
     a.set_ghosts(
         Ghosts::of(strata::conv_window_projection({3, 3}, {1, 1}, {1, 1}, {1, 1}), Index{4, 3}));

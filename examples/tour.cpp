@@ -665,6 +665,15 @@ void jagged() {
     std::cout << " " << o;
   }
   std::cout << "; values: " << scores.values() << "\n";
+  // Starts + stops (Arrow's / awkward's ListArray) over the same values: slicing every row and
+  // choosing rows move starts and stops only, no value is copied; to_jagged() packs them.
+  const strata::ListArray<float> lists(scores);
+  const strata::ListArray<float> tails = lists.slice_each(1, {}).take_rows({4, 0, 0});
+  std::cout << "ListArray [:, 1:] of rows 4, 0, 0: " << tails << " (starts "
+            << strata::to_string(tails.starts()) << ", stops " << strata::to_string(tails.stops())
+            << ", the values shared: " << std::boolalpha
+            << (tails.values().data() == scores.data()) << "); packed: " << tails.to_jagged()
+            << "\n";
   // Other ways in: lengths of any integer type + values, a padded tensor + lengths or a mask.
   const auto from_lengths =
       JaggedTensor<double>::from_lengths(std::vector<int>{2, 0, 1}, {0.5, 1.5, 2.5});
@@ -694,7 +703,8 @@ void jagged() {
   const JaggedTensor<double> hits(std::vector<std::vector<double>>{{1.0, 2.0, 4.0}, {}, {5.0}});
   const JaggedTensor<double> weights(std::vector<std::vector<double>>{{1.0, 1.0, 2.0}, {}, {3.0}});
   std::cout << "average(hits, 1, weights) " << strata::average(hits, 1, weights)
-            << " (an empty row: 0 / 0)\n";
+            << " (an empty row: 0 / 0), weighted std " << strata::std(hits, 1, weights)
+            << " (awkward's std with weight=)\n";
   // Missing values (awkward's option type): None where a row has nothing, instead of the
   // identity, then filled, dropped or padded to a regular block.
   std::cout << "max(scores, 1, mask_identity) " << strata::max(scores, 1, strata::mask_identity)
@@ -763,6 +773,12 @@ void jagged() {
   std::cout << "sum along each list " << strata::sum(cells, strata::ListAxis{-1})
             << ", across the lists " << strata::sum(cells, strata::ListAxis{-2})
             << ", argmax across (the list) " << strata::argmax(cells, strata::ListAxis{-2}) << "\n";
+  // Across the rows (axis=0): list i of every row, element by element; and list i itself.
+  const Tensor<bool> has_lists = strata::num(cells, 1) > strata::index_t{0};
+  std::cout << "sum across the rows " << strata::sum(cells, strata::ListAxis{0})
+            << ", each list's length " << strata::num(cells, strata::ListAxis{-1})
+            << ", the last list of each row with one (awkward's [:, -1]) "
+            << strata::filter_rows(cells, has_lists).chip_each(-1) << "\n";
   // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
   const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)

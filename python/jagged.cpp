@@ -4,6 +4,8 @@
 
 #include "lazy.hpp"
 
+#include "strata/tensor/list_array.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -87,6 +89,37 @@ PyJagged from_offsets(const py::object& values_object, const py::object& offsets
     return wrap(Tensor(v).select({strata::Range{offsets.front(), offsets.back()}}));
   });
   return from_lengths(used, lengths);
+}
+
+/// strata.JaggedTensor.from_starts_stops(values, starts, stops): awkward's / Arrow's ListArray,
+/// packed (strata::ListArray::to_jagged).
+PyJagged from_starts_stops(const py::object& values_object, const py::object& starts_object,
+                           const py::object& stops_object) {
+  const py::module_ np = py::module_::import("numpy");
+  const PyTensor values = asarray(np.attr("ascontiguousarray")(values_object));
+  const auto positions = [&](const py::object& object, const char* name) {
+    const py::array a = np.attr("asarray")(object);
+    if (a.ndim() != 1 ||
+        (a.size() > 0 &&
+         py::str(a.dtype().attr("kind")).cast<std::string>().find_first_of("iu") != 0)) {
+      throw py::value_error(std::string("strata.JaggedTensor.from_starts_stops: ") + name +
+                            " must be a 1-D integer array, not " + py::repr(a).cast<std::string>());
+    }
+    return a.attr("astype")("int64").cast<std::vector<index_t>>();
+  };
+  std::vector<index_t> starts = positions(starts_object, "starts");
+  std::vector<index_t> stops = positions(stops_object, "stops");
+  return visit(values, [&](const auto& v) -> PyJagged {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    if constexpr (is_complex_v<T> || std::is_const_v<T>) {
+      throw py::type_error(std::string("strata.JaggedTensor: ") + dtype_name<T>() +
+                           " values are not offered (float64, float32, int64, int32, bool)");
+    } else {
+      return {AnyJagged(
+          strata::ListArray<T>::from_arrays(Tensor<T>(v), std::move(starts), std::move(stops))
+              .to_jagged())};
+    }
+  });
 }
 
 /// strata.JaggedTensor(rows, dtype=None): a copy of a list of 1-D sequences.
@@ -248,27 +281,42 @@ py::object nan_reduce(const PyJagged& t, const std::string& name, const py::obje
   });
 }
 
-/// average(weights, axis): the weighted mean, NumPy's np.average.
-py::object average(const PyJagged& t, const PyJagged& weights, const py::object& axis_object) {
-  const auto axis = reduction_axis(axis_object, "average");
+/// The weighted moments: average(weights, axis), the weighted mean (NumPy's np.average), and
+/// var / std with weight= (awkward's): `name` is "average", "var" or "std".
+py::object weighted(const PyJagged& t, const PyJagged& weights, const py::object& axis_object,
+                    const std::string& name, index_t ddof) {
+  const auto axis = reduction_axis(axis_object, name.c_str());
   return visit_jagged(t, [&](const auto& x) -> py::object {
     using T = typename std::decay_t<decltype(x)>::value_type;
     return visit_jagged(weights, [&](const auto& w) -> py::object {
       using W = typename std::decay_t<decltype(w)>::value_type;
       if constexpr (std::is_same_v<T, bool> || std::is_same_v<W, bool>) {
-        throw py::type_error("strata.JaggedTensor.average: bool values or weights are not offered");
+        throw py::type_error("strata.JaggedTensor." + name +
+                             ": bool values or weights are not offered");
       } else if constexpr (!std::is_same_v<T, W>) {
-        throw py::type_error(std::string("strata.JaggedTensor.average: weights of ") +
-                             dtype_name<W>() + " for values of " + dtype_name<T>() +
-                             " (give both one type)");
+        throw py::type_error("strata.JaggedTensor." + name + ": weights of " +
+                             std::string(dtype_name<W>()) + " for values of " +
+                             std::string(dtype_name<T>()) + " (give both one type)");
       } else {
+        const auto run = [&](const JaggedTensor<T>& y, const JaggedTensor<W>& v,
+                             const strata::Index& axes) -> py::object {
+          if (name == "var")
+            return py::cast(wrap(strata::var(y, axes, v, strata::Ddof{ddof})));
+          if (name == "std")
+            return py::cast(wrap(strata::std(y, axes, v, strata::Ddof{ddof})));
+          return py::cast(wrap(strata::average(y, axes, v)));
+        };
         if (axis)
-          return py::cast(wrap(strata::average(x, strata::Index{*axis}, w)));
-        return py::cast(wrap(strata::average(one_row(x), strata::Index{1}, one_row(w))))
-            .attr("__getitem__")(0);
+          return run(x, w, strata::Index{*axis});
+        return run(one_row(x), one_row(w), strata::Index{1}).attr("__getitem__")(0);
       }
     });
   });
+}
+
+/// average(weights, axis): the weighted mean, NumPy's np.average.
+py::object average(const PyJagged& t, const PyJagged& weights, const py::object& axis_object) {
+  return weighted(t, weights, axis_object, "average", 0);
 }
 
 /// min / max with NumPy's and awkward's initial=: the value an empty row gives, and a bound on
@@ -392,6 +440,11 @@ void def_jagged(py::module_& m) {
       .def_static("from_offsets", &from_offsets, py::arg("values"), py::arg("offsets"),
                   "a copy of awkward's / Arrow's ListOffsetArray: row r is "
                   "values[offsets[r]:offsets[r + 1]]")
+      .def_static("from_starts_stops", &from_starts_stops, py::arg("values"), py::arg("starts"),
+                  py::arg("stops"),
+                  "a packed copy of awkward's / Arrow's ListArray: row r is "
+                  "values[starts[r]:stops[r]] (rows in any order, overlapping or leaving values "
+                  "unused)")
       .def_property_readonly(
           "values",
           [](py::object self) {
@@ -581,13 +634,24 @@ void def_jagged(py::module_& m) {
     cls.def(
         name,
         [name = std::string(name)](const PyJagged& t, const py::object& axis, index_t ddof,
-                                   bool mask_identity) {
-          const py::object out = reduce(t, name, axis, ddof);
+                                   bool mask_identity, const py::object& weight) {
+          if (!weight.is_none() && !py::isinstance<PyJagged>(weight)) {
+            throw py::type_error("strata.JaggedTensor." + name + ": weight= " +
+                                 py::str(py::repr(weight)).cast<std::string>() +
+                                 " is not a strata.JaggedTensor (one weight per value, in rows "
+                                 "of the same shapes)");
+          }
+          const py::object out = weight.is_none()
+                                     ? reduce(t, name, axis, ddof)
+                                     : weighted(t, weight.cast<const PyJagged&>(), axis, name, ddof);
           return mask_identity ? with_mask_identity(t, out, reduction_axis(axis, name.c_str()), false)
                                : out;
         },
         py::arg("axis") = py::none(), py::arg("ddof") = 0, py::kw_only(),
-        py::arg("mask_identity") = false, "as sum, with NumPy's ddof");
+        py::arg("mask_identity") = false, py::arg("weight") = py::none(),
+        "as sum, with NumPy's ddof; weight= a JaggedTensor of the same structure and type: "
+        "awkward's weighted form, sum(w * (x - m)**2) / (sum(w) - ddof) with m the weighted mean "
+        "(NaN where there is no mean: an empty row, weights summing to 0)");
   }
 }
 

@@ -54,6 +54,7 @@
 #include "strata/tensor/generators.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 #include "strata/tensor/layout_tensor.hpp"
+#include "strata/tensor/list_array.hpp"
 #include "strata/tensor/print.hpp"
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"

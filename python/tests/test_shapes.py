@@ -42,6 +42,25 @@ def test_jagged_from_offsets_reads_a_list_offset_array():
     np.testing.assert_array_equal(np.asarray(j.num()), [2, 0, 5])
 
 
+def test_jagged_from_starts_stops_packs_a_list_array():
+    # awkward's documented ListArray: starts [0, 3, 3], stops [3, 3, 5]
+    content = np.array([1.1, 2.2, 3.3, 4.4, 5.5])
+    j = strata.JaggedTensor.from_starts_stops(content, [0, 3, 3], [3, 3, 5])
+    assert j.to_list() == [[1.1, 2.2, 3.3], [], [4.4, 5.5]]
+    # rows in any order, overlapping, leaving values unused; packed: offsets from 0
+    j = strata.JaggedTensor.from_starts_stops(content, np.array([3, 0, 1]), np.array([5, 2, 4]))
+    assert j.to_list() == [[4.4, 5.5], [1.1, 2.2], [2.2, 3.3, 4.4]]
+    np.testing.assert_array_equal(j.offsets, [0, 2, 4, 7])
+    assert not np.shares_memory(j.values, content)
+    assert strata.JaggedTensor.from_starts_stops(np.arange(4, dtype=np.int32), [1], [3]).dtype == "int32"
+    with pytest.raises(IndexError, match=r"from_arrays: list 1 is values\[2:6\]"):
+        strata.JaggedTensor.from_starts_stops(content, [0, 2], [1, 6])
+    with pytest.raises(ValueError, match="2 starts but 1 stops"):
+        strata.JaggedTensor.from_starts_stops(content, [0, 2], [1])
+    with pytest.raises(ValueError, match="starts must be a 1-D integer array"):
+        strata.JaggedTensor.from_starts_stops(content, [0.5], [1])
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_jagged_reductions_match_numpy_row_by_row(seed):
     rng = np.random.default_rng(seed)
@@ -151,6 +170,25 @@ def test_jagged_nan_reductions_and_average_match_numpy_row_by_row(seed):
         x.average(strata.JaggedTensor([[1.0]]), 1)
     with pytest.raises(TypeError, match="weights of float32"):
         x.average(strata.JaggedTensor([np.ones(len(r), np.float32) for r in rows]), 1)
+    # weighted var / std (awkward's weight=): with integer weights, NumPy's np.cov with fweights
+    for ddof in (0, 1):
+        got_var = np.asarray(x.var(1, ddof, weight=w))
+        got_std = np.asarray(x.std(1, ddof=ddof, weight=w))
+        for r, wr, v, s in zip(rows, ws, got_var, got_std):
+            if len(r) and sum(wr) > ddof:
+                want = np.cov(np.nan_to_num(r), fweights=np.asarray(wr, int), ddof=ddof)
+                assert v == pytest.approx(float(want), rel=1e-12)
+                assert s == pytest.approx(np.sqrt(float(want)), rel=1e-12)
+            elif not len(r):
+                assert np.isnan(v) and np.isnan(s)
+        want = np.cov(np.nan_to_num(values), fweights=np.concatenate(ws).astype(int), ddof=ddof)
+        assert x.var(ddof=ddof, weight=w) == pytest.approx(float(want), rel=1e-12)
+    masked = x.var(1, mask_identity=True, weight=w)
+    assert [m is None for m in masked.tolist()] == [len(r) == 0 for r in rows]
+    with pytest.raises(ValueError, match="var.*weights of shape"):
+        x.var(1, weight=strata.JaggedTensor([[1.0]]))
+    with pytest.raises(TypeError, match="std: weight= "):
+        x.std(1, weight=[1.0, 2.0])
 
 
 def test_jagged_missing_values_are_numpy_masked_arrays():

@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 using strata::Index;
@@ -359,6 +360,8 @@ TEST_CASE("selecting along the ragged axis in every row", "[expr][jagged]") {
   const JaggedTensor deep(std::vector<std::vector<std::vector<int>>>{{{1}}});
   strata::test::check_error<strata::ShapeError>([&] { (void)deep.select_each(0); }, "select_each",
                                                 "not 1-D");
+  // A row of one list of one value each: chip_each(0) takes that list.
+  CHECK(strata::to_string(deep.chip_each(0)) == "[[1]]");
   strata::test::check_error<strata::IndexError>(
       [&] {
         (void)deep.select_each(Range{{}, {}, 0});
@@ -415,6 +418,45 @@ void check_deep(const JaggedTensor<double>& t, const Deep& expected) {
   CHECK(std::vector<double>(flat.begin(), flat.end()) == values);
 }
 
+/// Random rows of @p lists lists each of 0-4 values (0, 1, 2, ... in order); every list of a
+/// row of one length when @p rectangular.
+Deep random_deep(std::mt19937& rng, std::size_t rows, std::uniform_int_distribution<int>& lists,
+                 bool rectangular) {
+  std::uniform_int_distribution<int> length(0, 4);
+  Deep data(rows);
+  double next = 0;
+  for (auto& row : data) {
+    row.resize(static_cast<std::size_t>(lists(rng)));
+    const int common = length(rng);
+    for (auto& list : row) {
+      list.resize(static_cast<std::size_t>(rectangular ? common : length(rng)));
+      for (double& x : list) {
+        x = next++;
+      }
+    }
+  }
+  return data;
+}
+
+/// The tensor of @p data: rows of lists (some rows come out rectangular, stored smooth), or,
+/// when @p rectangular, a tensor of smooth rows of rank 2.
+JaggedTensor<double> deep_tensor(const Deep& data, bool rectangular) {
+  if (!rectangular) {
+    return JaggedTensor<double>(data);
+  }
+  std::vector<index_t> extents;
+  std::vector<double> values;
+  for (const auto& row : data) {
+    extents.push_back(static_cast<index_t>(row.size()));
+    extents.push_back(row.empty() ? 0 : static_cast<index_t>(row[0].size()));
+    for (const auto& list : row) {
+      values.insert(values.end(), list.begin(), list.end());
+    }
+  }
+  return JaggedTensor<double>::from_values(
+      values, Jagged::from_extents(Index{static_cast<index_t>(data.size())}, 2, extents));
+}
+
 }  // namespace
 
 TEST_CASE("the same slice of every row of lists or of rectangular rows (awkward's [:, 1:])",
@@ -424,38 +466,11 @@ TEST_CASE("the same slice of every row of lists or of rectangular rows (awkward'
                                   Range{{}, {}, -1}, Range{-2, {}}, Range{-1, 0, -2},
                                   Range{5, 1},       Range{1, 2},   Range{{}, -1, 3}};
   std::uniform_int_distribution<int> lists(0, 5);
-  std::uniform_int_distribution<int> length(0, 4);
   for (int round = 0; round < 30; ++round) {
-    // Rows of lists of any lengths (some rows come out rectangular, stored smooth), or, every
-    // third round, rectangular rows only (a tensor of smooth rows of rank 2).
+    // Rows of lists of any lengths, or, every third round, rectangular rows only.
     const bool rectangular = round % 3 == 2;
-    Deep data(static_cast<std::size_t>(round % 7));
-    double next = 0;
-    for (auto& row : data) {
-      row.resize(static_cast<std::size_t>(lists(rng)));
-      const int common = length(rng);
-      for (auto& list : row) {
-        list.resize(static_cast<std::size_t>(rectangular ? common : length(rng)));
-        for (double& x : list) {
-          x = next++;
-        }
-      }
-    }
-    const JaggedTensor<double> t =
-        rectangular ? [&] {
-          std::vector<index_t> extents;
-          std::vector<double> values;
-          for (const auto& row : data) {
-            extents.push_back(static_cast<index_t>(row.size()));
-            extents.push_back(row.empty() ? 0 : static_cast<index_t>(row[0].size()));
-            for (const auto& list : row) {
-              values.insert(values.end(), list.begin(), list.end());
-            }
-          }
-          return JaggedTensor<double>::from_values(
-              values, Jagged::from_extents(Index{static_cast<index_t>(data.size())}, 2, extents));
-        }()
-                    : JaggedTensor<double>(data);
+    const Deep data = random_deep(rng, static_cast<std::size_t>(round % 7), lists, rectangular);
+    const JaggedTensor<double> t = deep_tensor(data, rectangular);
     for (const Range& range : ranges) {
       Deep expected;
       for (const auto& row : data) {
@@ -480,6 +495,65 @@ TEST_CASE("the same slice of every row of lists or of rectangular rows (awkward'
         "[[[3], [1, 2]], [], [[], [7], [4, 5, 6]]]");
   // A slice of rows (first row 1) slices its own rows.
   CHECK(strata::to_string(a.rows(1, 3).select_each(Range{-1, {}})) == "[[], [[]]]");
+}
+
+TEST_CASE("sub-row i of every row of lists or of rectangular rows (awkward's [:, i])",
+          "[expr][jagged]") {
+  std::mt19937 rng(1127);
+  std::uniform_int_distribution<int> lists(1, 4);
+  for (int round = 0; round < 30; ++round) {
+    const bool rectangular = round % 3 == 2;
+    Deep data = random_deep(rng, static_cast<std::size_t>(1 + round % 6), lists, rectangular);
+    if (round % 5 == 4) {
+      data.back().clear();  // a row without lists: no index is in it
+    }
+    const JaggedTensor<double> t = deep_tensor(data, rectangular);
+    for (const index_t i : {0, 1, 3, -1, -2}) {
+      INFO("round " << round << ", index " << i);
+      std::vector<std::vector<double>> expected;
+      std::optional<std::size_t> short_row;
+      for (std::size_t r = 0; r < data.size(); ++r) {
+        const auto n = static_cast<index_t>(data[r].size());
+        const index_t k = i < 0 ? i + n : i;
+        if (k < 0 || k >= n) {
+          short_row = short_row ? short_row : r;
+        } else {
+          expected.push_back(data[r][static_cast<std::size_t>(k)]);
+        }
+      }
+      if (short_row) {
+        strata::test::check_error<strata::IndexError>([&] { (void)t.chip_each(i); }, "chip_each",
+                                                      "row " + std::to_string(*short_row) + " of");
+        continue;
+      }
+      const JaggedTensor<double> chosen = t.chip_each(i);
+      CHECK(chosen.shape().inner_rank() == 1);
+      CHECK(strata::test::rows_of(chosen) == expected);
+    }
+  }
+  // awkward's documented example: array[:, 0] is the first list of every row.
+  const JaggedTensor<int> a(
+      std::vector<std::vector<std::vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}}, {{}, {7}}});
+  CHECK(strata::to_string(a.chip_each(0)) == "[[1, 2], [4, 5, 6], []]");
+  CHECK(strata::to_string(a.chip_each(-1)) == "[[3], [4, 5, 6], [7]]");
+  CHECK(a.chip_each(0).type_string() == "3 * var * int32");
+  // A slice of rows names its rows by their absolute numbers.
+  strata::test::check_error<strata::IndexError>([&] { (void)a.rows(1, 3).chip_each(1); },
+                                                "chip_each", "row 1 of 1 sub-rows");
+  // Rows of rank 3: sub-row i of each is a matrix.
+  const JaggedTensor<int> cubes =
+      JaggedTensor<int>::from_values({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},
+                                     Jagged::from_extents(Index{2}, 3, Index{2, 1, 2, 2, 1, 4}));
+  const JaggedTensor<int> chipped = cubes.chip_each(1);
+  CHECK(chipped.shape().row(1) == strata::Shape(strata::Smooth{1, 4}));
+  CHECK(chipped.values().to_vector() == std::vector<int>{3, 4, 9, 10, 11, 12});
+  // 1-D rows have elements, not sub-rows, and a tensor that refuses is unchanged.
+  const JaggedTensor<int> flat(std::vector<std::vector<int>>{{1, 2}, {3}});
+  strata::test::check_error<strata::ShapeError>([&] { (void)flat.chip_each(0); }, "chip_each",
+                                                "select_each(0)");
+  strata::test::check_error<strata::ShapeError>([&] { (void)a.select_each(0); }, "select_each",
+                                                "chip_each(0)");
+  CHECK(strata::to_string(a) == "[[[1, 2], [3]], [[4, 5, 6]], [[], [7]]]");
 }
 
 TEST_CASE("jagged tensors print as awkward-array does", "[expr][jagged]") {

@@ -44,7 +44,8 @@ Rows rows_with_nans(std::mt19937& rng, index_t rows, index_t max_length) {
 
 std::vector<Rows> cases() {
   std::mt19937 rng(20261127);
-  std::vector<Rows> out{{}, {{}}, {{kNan}}, {{kNan, kNan}, {}, {1.0}}, {{kNan, 2, kNan, -1}, {kInf, kNan}}};
+  std::vector<Rows> out{
+      {}, {{}}, {{kNan}}, {{kNan, kNan}, {}, {1.0}}, {{kNan, 2, kNan, -1}, {kInf, kNan}}};
   for (int k = 0; k < 12; ++k) {
     out.push_back(rows_with_nans(rng, 1 + k * 7, k % 3 == 0 ? 1 : 20));
   }
@@ -153,7 +154,8 @@ index_t ref_arg(const List& l, bool high) {
     if (std::isnan(x)) {
       continue;
     }
-    if (best < 0 || (high ? x > l.values[static_cast<std::size_t>(best)] : x < l.values[static_cast<std::size_t>(best)])) {
+    if (best < 0 || (high ? x > l.values[static_cast<std::size_t>(best)]
+                          : x < l.values[static_cast<std::size_t>(best)])) {
       best = static_cast<index_t>(k);
     }
   }
@@ -172,10 +174,14 @@ TEST_CASE("nan-reductions of jagged tensors match the reference along both axes"
       check_same(strata::nansum(t, axis), each(lists, ref_sum));
       check_same(strata::nanprod(t, axis), each(lists, ref_prod));
       check_same(strata::nanmean(t, axis), each(lists, ref_mean));
-      check_same(strata::nanmin(t, axis), each(lists, [](const List& l) { return ref_extreme(l, false); }));
-      check_same(strata::nanmax(t, axis), each(lists, [](const List& l) { return ref_extreme(l, true); }));
-      check_same(strata::nanargmin(t, axis), each(lists, [](const List& l) { return ref_arg(l, false); }));
-      check_same(strata::nanargmax(t, axis), each(lists, [](const List& l) { return ref_arg(l, true); }));
+      check_same(strata::nanmin(t, axis),
+                 each(lists, [](const List& l) { return ref_extreme(l, false); }));
+      check_same(strata::nanmax(t, axis),
+                 each(lists, [](const List& l) { return ref_extreme(l, true); }));
+      check_same(strata::nanargmin(t, axis),
+                 each(lists, [](const List& l) { return ref_arg(l, false); }));
+      check_same(strata::nanargmax(t, axis),
+                 each(lists, [](const List& l) { return ref_arg(l, true); }));
       for (const index_t ddof : {0, 1}) {
         INFO("ddof " << ddof);
         check_same(strata::nanvar(t, axis, strata::Ddof{ddof}),
@@ -234,8 +240,11 @@ TEST_CASE("nan-reductions reject axes they cannot take, naming the operation and
   const JaggedTensor t(Rows{{1, kNan}, {}, {3}});
   check_error<strata::IndexError>([&] { (void)strata::nansum(t, 2); }, "nansum", "axis 2");
   check_error<strata::IndexError>([&] { (void)strata::nanvar(t, -3); }, "nanvar", "axis -3");
-  check_error<strata::ShapeError>([&] { (void)strata::nanmean(t, Index{0, 1}); }, "nanmean",
-                                  "axis 0");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::nanmean(t, Index{0, 1});
+      },
+      "nanmean", "axis 0");
   const auto grid = JaggedTensor<double>::from_values(
       {1, 2, 3, 4, 5, 6}, strata::Jagged::from_extents({2, 2}, 1, {1, 2, 0, 3}));
   check_error<strata::ShapeError>([&] { (void)strata::nanargmax(grid, 0); }, "nanargmax",
@@ -259,14 +268,24 @@ TEST_CASE("min and max of jagged tensors start from an initial value", "[expr][j
   CHECK(strata::min(i, 1, strata::Initial{5}) == Tensor<int>::of({4, 5, -7}));
   strata::test::check_error<strata::IndexError>(
       [&] { (void)strata::min(t, 2, strata::Initial{0.0}); }, "min", "axis 2");
+  // The axes-list forms give the same.
+  check_same(strata::min(t, Index{1}, strata::Initial{0.5}), {0.5, 0.5, -3.0, kNan});
+  check_same(strata::max(t, Index{0}, strata::Initial{-1.0}), {kNan, 5.0});
+  CHECK(strata::max(t, Index{-1}, strata::Initial{2.0}, true).shape() == Index{4, 1});
+  strata::test::check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::max(t, Index{0, 1}, strata::Initial{0.0});
+      },
+      "max", "axis 0");
 }
 
-TEST_CASE("average: weighted means of jagged rows and positions match the reference",
+TEST_CASE("average, var and std with weights: jagged rows and positions match the reference",
           "[expr][jagged][reduce]") {
   std::mt19937 rng(77);
   std::uniform_int_distribution<int> weight(0, 4);
   for (int trial = 0; trial < 8; ++trial) {
-    const Rows rows = strata::test::random_rows(rng, 1 + trial * 9, trial % 2 == 0 ? 1 : 15, 3, trial > 4);
+    const Rows rows =
+        strata::test::random_rows(rng, 1 + trial * 9, trial % 2 == 0 ? 1 : 15, 3, trial > 4);
     Rows weights = rows;
     for (auto& row : weights) {
       for (double& w : row) {
@@ -279,17 +298,46 @@ TEST_CASE("average: weighted means of jagged rows and positions match the refere
       INFO(rows.size() << " rows, axis " << axis);
       const auto values = lists_of(rows, axis);
       const auto ws = lists_of(weights, axis);
-      std::vector<double> expected;
+      std::vector<double> means;
+      std::vector<std::vector<double>> variances(2);
+      std::vector<std::vector<double>> deviations(2);
       for (std::size_t l = 0; l < values.size(); ++l) {
+        const std::vector<double>& x = values[l].values;
+        const std::vector<double>& wl = ws[l].values;
         double products = 0;
         double total = 0;
-        for (std::size_t k = 0; k < values[l].values.size(); ++k) {
-          products += values[l].values[k] * ws[l].values[k];
-          total += ws[l].values[k];
+        for (std::size_t k = 0; k < x.size(); ++k) {
+          products += x[k] * wl[k];
+          total += wl[k];
         }
-        expected.push_back(products / total);
+        const double m = products / total;
+        double squares = 0;
+        for (std::size_t k = 0; k < x.size(); ++k) {
+          squares += wl[k] * (x[k] - m) * (x[k] - m);
+        }
+        means.push_back(m);
+        for (const std::size_t ddof : {0U, 1U}) {
+          // No mean (an empty list, weights summing to 0), no variance: NaN, as awkward.
+          const double v = std::isnan(m) ? m : squares / (total - static_cast<double>(ddof));
+          variances[ddof].push_back(v);
+          deviations[ddof].push_back(std::sqrt(v));
+        }
       }
-      check_same(strata::average(t, axis, w), expected);
+      check_same(strata::average(t, axis, w), means);
+      for (const index_t ddof : {0, 1}) {
+        INFO("ddof " << ddof);
+        check_same(strata::var(t, axis, w, strata::Ddof{ddof}),
+                   variances[static_cast<std::size_t>(ddof)]);
+        check_same(strata::std(t, axis, w, strata::Ddof{ddof}),
+                   deviations[static_cast<std::size_t>(ddof)]);
+      }
+    }
+    // Weights of 1 are no weights: var and std as without them.
+    const JaggedTensor ones = JaggedTensor<double>::full(t.shape(), 1.0);
+    for (const index_t axis : {index_t{1}, index_t{0}}) {
+      const Tensor<double> plain = strata::var(t, axis, strata::Ddof{1});
+      const Tensor<double> weighted = strata::var(t, axis, ones, strata::Ddof{1});
+      check_same(weighted, std::vector<double>(plain.data(), plain.data() + plain.size()));
     }
   }
 }
@@ -319,8 +367,45 @@ TEST_CASE("average of a small jagged array (by hand), slices, integers and bad w
   check_error<strata::ShapeError>([&] { (void)strata::average(t, 1, other); }, "average",
                                   "weights of shape");
   check_error<strata::IndexError>([&] { (void)strata::average(t, 2, w); }, "average", "axis 2");
-  check_error<strata::ShapeError>([&] { (void)strata::average(t, Index{0, 1}, w); }, "average",
-                                  "axis 0");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::average(t, Index{0, 1}, w);
+      },
+      "average", "axis 0");
+}
+
+TEST_CASE("weighted var and std of a small jagged array (by hand), slices, keepdims, bad weights",
+          "[expr][jagged][reduce][errors]") {
+  const JaggedTensor t(Rows{{1.0, 2.0, 4.0}, {}, {3.0, -1.0}, {5.0}, {0.0, 6.0}});
+  const JaggedTensor w(Rows{{1.0, 1.0, 2.0}, {}, {0.0, 0.0}, {3.0}, {2.0, 1.0}});
+  // Row 0: mean 11 / 4 = 2.75; squares 1 * 1.75^2 + 1 * 0.75^2 + 2 * 1.25^2 = 6.75; / 4, / 3.
+  // Row 4: mean 6 / 3 = 2; squares 2 * 4 + 1 * 16 = 24; / 3, / 2. Row 3: one value, 0 / 3.
+  check_same(strata::var(t, 1, w), {1.6875, kNan, kNan, 0.0, 8.0});
+  check_same(strata::var(t, 1, w, strata::Ddof{1}), {2.25, kNan, kNan, 0.0, 12.0});
+  check_same(strata::std(t, 1, w, strata::Ddof{1}), {1.5, kNan, kNan, 0.0, std::sqrt(12.0)});
+  // Position 0 along the outer axis holds 1 (w 1), 3 (w 0), 5 (w 3), 0 (w 2): mean 16 / 6,
+  // squares 25 / 9 + 3 * 49 / 9 + 2 * 64 / 9 = 100 / 3, / 6. Position 1 holds 2 (w 1), -1 (w 0),
+  // 6 (w 1): mean 4, squares 8, / 2.
+  check_same(strata::var(t, 0, w), {50.0 / 9.0, 4.0, 0.0});
+  CHECK(strata::std(t, 0, w, strata::Ddof{0}, true).shape() == Index{1, 3});
+  CHECK(strata::var(t, Index{-1}, w, strata::Ddof{0}, true).shape() == Index{5, 1});
+  // Slices of the weights line up with the values' rows; expressions are evaluated first.
+  const JaggedTensor wide(Rows{{9.0}, {1.0, 1.0, 2.0}, {}, {0.0, 0.0}, {3.0}, {2.0, 1.0}});
+  check_same(strata::var(t.rows(0, 5), 1, wide.rows(1, 6)), {1.6875, kNan, kNan, 0.0, 8.0});
+  check_same(strata::var(t * 2.0, 1, w), {6.75, kNan, kNan, 0.0, 32.0});
+  check_same(strata::std(t * 2.0, 1, w), {std::sqrt(6.75), kNan, kNan, 0.0, std::sqrt(32.0)});
+  // Integer values with int weights compute in double.
+  const JaggedTensor<int> i(std::vector<std::vector<int>>{{1, 3}, {2}});
+  const JaggedTensor<int> iw(std::vector<std::vector<int>>{{1, 3}, {2}});
+  const Tensor<double> from_ints = strata::var(i, 1, iw);
+  check_same(from_ints, {0.75, 0.0});
+  using strata::test::check_error;
+  const JaggedTensor other(Rows{{1.0, 1.0}, {}, {1.0, 1.0}, {1.0}, {1.0, 1.0}});
+  check_error<strata::ShapeError>([&] { (void)strata::var(t, 1, other); }, "var",
+                                  "weights of shape");
+  check_error<strata::ShapeError>([&] { (void)strata::std(t, 0, other); }, "std",
+                                  "weights of shape");
+  check_error<strata::IndexError>([&] { (void)strata::std(t, 2, w); }, "std", "axis 2");
 }
 
 TEST_CASE("nansum and nanmean add in sum's order: the bits of sum with NaN replaced by 0",

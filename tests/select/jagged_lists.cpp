@@ -1,5 +1,6 @@
-// Reductions inside the rows of `n * var * var` tensors (strata/select/jagged_lists.hpp): along
-// each list (ListAxis{-1}) and across the lists of each row (ListAxis{-2}), every reduction
+// Reductions of `n * var * var` tensors with jagged results (strata/select/jagged_lists.hpp):
+// along each list (ListAxis{-1}), across the lists of each row (ListAxis{-2}) and across the
+// rows (ListAxis{0}, awkward's axis=0: list i of every row, element by element), every reduction
 // against a reference over nested std::vectors on random lists (empty rows, empty lists, lists of
 // one value, NaN and infinities) at 1, 2 and 4 threads, row slices, awkward's examples by hand,
 // and bad input.
@@ -238,6 +239,35 @@ std::vector<std::vector<double>> across_lists(const Deep& d, const Reference& f)
   return out;
 }
 
+/// The reference along 0: list i of every row that has one, element k of each such list that
+/// has one (the positions are the rows).
+std::vector<std::vector<double>> across_rows(const Deep& d, const Reference& f) {
+  std::vector<std::vector<double>> out;
+  for (std::size_t r = 0; r < d.size(); ++r) {
+    for (std::size_t i = 0; i < d[r].size(); ++i) {
+      if (out.size() <= i) {
+        out.resize(i + 1);
+      }
+    }
+  }
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::size_t longest = 0;
+    for (const auto& row : d) {
+      longest = i < row.size() ? std::max(longest, row[i].size()) : longest;
+    }
+    for (std::size_t k = 0; k < longest; ++k) {
+      Group g;
+      for (std::size_t r = 0; r < d.size(); ++r) {
+        if (i < d[r].size() && k < d[r][i].size()) {
+          g.emplace_back(static_cast<index_t>(r), d[r][i][k]);
+        }
+      }
+      out[i].push_back(f(g));
+    }
+  }
+  return out;
+}
+
 Deep random_deep(std::mt19937& rng, index_t rows) {
   std::uniform_int_distribution<int> lists(0, 4);
   Deep out;
@@ -283,6 +313,9 @@ TEST_CASE("reductions inside rows of lists against nested-vector references", "[
           check_same(c.strata(whole, ListAxis{-2}), across_lists(data[n], c.reference));
           check_same(c.strata(slice, ListAxis{1}), across_lists(sliced, c.reference));
           check_same(c.strata(slice, ListAxis{-1}), along_lists(sliced, c.reference));
+          check_same(c.strata(whole, ListAxis{0}), across_rows(data[n], c.reference));
+          // Rows are numbered from the slice's first (argmin / argmax give positions in it).
+          check_same(c.strata(slice, ListAxis{-3}), across_rows(sliced, c.reference));
         }
       }
     });
@@ -312,6 +345,36 @@ TEST_CASE("reductions inside rows of lists: by hand, types, rectangular rows", "
         std::vector<std::vector<float>>{{3, 4}, {5, 6, 7}});
   CHECK(strata::test::rows_of(strata::min(square, ListAxis{-1})) ==
         std::vector<std::vector<float>>{{1, 3}, {5}});
+  // Across the rows (awkward's axis=0): list 0 of rows 0 and 2 ([1, 2, 3] and [5, 6]), list
+  // 1 ([4] and []), list 2 (only row 2's [7, 8, 9]).
+  CHECK(strata::test::rows_of(strata::sum(events, ListAxis{0})) == V{{6, 8, 3}, {4}, {7, 8, 9}});
+  CHECK(strata::test::rows_of(strata::argmax(events, ListAxis{-3})) ==
+        std::vector<std::vector<index_t>>{{2, 2, 0}, {0}, {2, 2, 2}});
+  CHECK(strata::test::rows_of(strata::count(events, ListAxis{0})) ==
+        std::vector<std::vector<index_t>>{{2, 2, 1}, {1}, {1, 1, 1}});
+  CHECK(strata::max(square, ListAxis{0}).type_string() == "2 * var * float32");
+  CHECK(strata::test::rows_of(strata::max(square, ListAxis{0})) ==
+        std::vector<std::vector<float>>{{5, 6, 7}, {3, 4}});
+  // Sums across lists and rows add in list order, as awkward does: bit for bit the sequential
+  // sum, also for 20 lists (where a row's own sum would use lanes).
+  Deep many(2);
+  double sequential = 0;
+  for (int k = 0; k < 20; ++k) {
+    const double v = k == 0 ? 1e16 : 1.0;  // in order each 1 is lost (the spacing is 2)
+    many[0].push_back({v, 1.0});
+    many[1].push_back({v});
+    sequential += v;
+  }
+  const JaggedTensor<double> twenty(many);
+  CHECK(sequential == 1e16);
+  CHECK(strata::test::rows_of(strata::sum(twenty, ListAxis{-2}))[0][0] == sequential);
+  CHECK(strata::test::rows_of(strata::sum(twenty, ListAxis{-2}))[1][0] == sequential);
+  CHECK(strata::test::rows_of(strata::sum(twenty, ListAxis{-2}))[0][1] == 20.0);
+  // awkward's ak.num(events, axis=2): every list's length, jagged as the rows.
+  CHECK(strata::test::rows_of(strata::num(events, ListAxis{2})) ==
+        std::vector<std::vector<index_t>>{{3, 1}, {}, {2, 0, 3}});
+  CHECK(strata::test::rows_of(strata::num(square, ListAxis{-1})) ==
+        std::vector<std::vector<index_t>>{{2, 2}, {3}});
   // all(), as for dense tensors, is the selector's call.
   CHECK(strata::test::rows_of(strata::all(events, ListAxis{-1})) ==
         std::vector<std::vector<bool>>{{true, true}, {}, {true, true, true}});
@@ -323,14 +386,17 @@ TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]"
   check_error<strata::ShapeError>([&] { (void)strata::sum(flat, ListAxis{-1}); }, "sum",
                                   "n * var * var");
   const JaggedTensor<double> deep(Deep{{{1.0}, {2.0, 3.0}}, {}});
-  check_error<strata::ShapeError>([&] { (void)strata::max(deep, ListAxis{0}); }, "max",
-                                  "ListAxis{0} is the outer axis");
-  check_error<strata::ShapeError>([&] { (void)strata::mean(deep, ListAxis{-3}); }, "mean",
-                                  "ListAxis{-3}");
+  check_error<strata::IndexError>([&] { (void)strata::max(deep, ListAxis{-5}); }, "max",
+                                  "ListAxis{-5}");
   check_error<strata::IndexError>([&] { (void)strata::nanmin(deep, ListAxis{3}); }, "nanmin",
                                   "ListAxis{3}");
   check_error<strata::IndexError>([&] { (void)strata::all(deep, ListAxis{-4}); }, "all",
                                   "ListAxis{-4}");
+  check_error<strata::ShapeError>([&] { (void)strata::num(deep, ListAxis{1}); }, "num",
+                                  "ListAxis{1}");
+  check_error<strata::ShapeError>([&] { (void)strata::num(flat, ListAxis{-1}); }, "num",
+                                  "n * var * var");
+  check_error<strata::ShapeError>([&] { (void)strata::num(deep, 2); }, "num", "ListAxis{-1}");
   // Two outer axes over 1-D rows are not rows of lists.
   const JaggedTensor<double> grid(strata::Jagged::from_extents(Index{2, 2}, 1, Index{1, 0, 2, 1}));
   check_error<strata::ShapeError>([&] { (void)strata::sum(grid, ListAxis{-1}); }, "sum",

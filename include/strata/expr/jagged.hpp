@@ -726,9 +726,43 @@ struct Initial {
 template <class T>
 Initial(T) -> Initial<T>;
 
-/// Minimum of each row along one ragged axis, or along the outer axis of `n * var` (`0`),
+/// Minimum of each row along the ragged modes, or along the outer axis of `n * var` (`{0}`),
 /// starting from @p initial (`np.min(row, initial=v)`, `ak.min(..., initial=v)`): the smaller of
 /// it and the row's values, @p initial for an empty row, NaN when either is NaN.
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param initial the value to start from, of the tensor's type
+/// @param keepdims keep them with extent 1
+/// @return the minima
+/// @throws ShapeError, IndexError as min()
+template <class T>
+Tensor<T> min(const JaggedTensor<T>& t, IndexSpan axes, Initial<T> initial, bool keepdims = false) {
+  Tensor<T> out = min(t, axes, keepdims);
+  T* const x = out.data();  // a new contiguous tensor
+  for (index_t k = 0; k < out.size(); ++k) {
+    x[k] = detail::extreme_of(initial.value, x[k], false);
+  }
+  return out;
+}
+/// Maximum of each row along the ragged modes, or along the outer axis of `n * var` (`{0}`),
+/// starting from @p initial (`np.max(row, initial=v)`, `ak.max(..., initial=v)`): the larger of
+/// it and the row's values, @p initial for an empty row, NaN when either is NaN.
+/// @param t the tensor
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param initial the value to start from, of the tensor's type
+/// @param keepdims keep them with extent 1
+/// @return the maxima
+/// @throws ShapeError, IndexError as max()
+template <class T>
+Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, Initial<T> initial, bool keepdims = false) {
+  Tensor<T> out = max(t, axes, keepdims);
+  T* const x = out.data();  // a new contiguous tensor
+  for (index_t k = 0; k < out.size(); ++k) {
+    x[k] = detail::extreme_of(initial.value, x[k], true);
+  }
+  return out;
+}
+/// min() from @p initial along one ragged axis, or along the outer axis of `n * var` (`0`).
 /// @param t the tensor
 /// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param initial the value to start from, of the tensor's type
@@ -737,16 +771,9 @@ Initial(T) -> Initial<T>;
 /// @throws ShapeError, IndexError as the axes overload of min()
 template <class T, std::integral A>
 Tensor<T> min(const JaggedTensor<T>& t, A axis, Initial<T> initial, bool keepdims = false) {
-  Tensor<T> out = min(t, Index{static_cast<index_t>(axis)}, keepdims);
-  T* const x = out.data();  // a new contiguous tensor
-  for (index_t k = 0; k < out.size(); ++k) {
-    x[k] = detail::extreme_of(initial.value, x[k], false);
-  }
-  return out;
+  return min(t, Index{static_cast<index_t>(axis)}, initial, keepdims);
 }
-/// Maximum of each row along one ragged axis, or along the outer axis of `n * var` (`0`),
-/// starting from @p initial (`np.max(row, initial=v)`, `ak.max(..., initial=v)`): the larger of
-/// it and the row's values, @p initial for an empty row, NaN when either is NaN.
+/// max() from @p initial along one ragged axis, or along the outer axis of `n * var` (`0`).
 /// @param t the tensor
 /// @param axis the ragged axis, or 0 for the outer axis of `n * var`
 /// @param initial the value to start from, of the tensor's type
@@ -755,12 +782,7 @@ Tensor<T> min(const JaggedTensor<T>& t, A axis, Initial<T> initial, bool keepdim
 /// @throws ShapeError, IndexError as the axes overload of max()
 template <class T, std::integral A>
 Tensor<T> max(const JaggedTensor<T>& t, A axis, Initial<T> initial, bool keepdims = false) {
-  Tensor<T> out = max(t, Index{static_cast<index_t>(axis)}, keepdims);
-  T* const x = out.data();  // a new contiguous tensor
-  for (index_t k = 0; k < out.size(); ++k) {
-    x[k] = detail::extreme_of(initial.value, x[k], true);
-  }
-  return out;
+  return max(t, Index{static_cast<index_t>(axis)}, initial, keepdims);
 }
 /// Position of each row's minimum along one ragged axis.
 /// @param t the tensor

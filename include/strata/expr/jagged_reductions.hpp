@@ -2,7 +2,9 @@
 /// More reductions of jagged tensors: the NaN-skipping ones, awkward-array's `ak.nansum`,
 /// `ak.nanprod`, `ak.nanmean`, `ak.nanvar`, `ak.nanstd`, `ak.nanmin`, `ak.nanmax`, `ak.nanargmin`
 /// and `ak.nanargmax` (NumPy's nan-functions applied to each row), and the weighted mean,
-/// `average(jt, axis, weights)` (NumPy's `np.average`, awkward's `ak.mean(x, weight=w)`): along
+/// `average(jt, axis, weights)` (NumPy's `np.average`, awkward's `ak.mean(x, weight=w)`), and the
+/// weighted variance and standard deviation, `var(jt, axis, weights, ddof)` and `std(...)`
+/// (awkward's `ak.var` / `ak.std` with `weight=`): along
 /// the ragged modes, or along the outer axis of a `n * var` tensor (`{0}`, awkward's `axis=0`),
 /// as the reductions of strata/expr/jagged.hpp.
 ///
@@ -27,7 +29,9 @@
 #include "strata/expr/jagged.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <type_traits>
 
@@ -123,9 +127,9 @@ Tensor<index_t> column_best_skipping_nan(const JaggedTensor<T>& t, Better better
 /// How many rows of a `n * var` tensor have a value that is not NaN at each position.
 template <class T>
 Tensor<index_t> column_counts_skipping_nan(const JaggedTensor<T>& t) {
-  return fold_columns<index_t>(t, index_t{0}, [](index_t& c, const T& x, index_t /*r*/, index_t /*k*/) {
-    c += is_nan(x) ? 0 : 1;
-  });
+  return fold_columns<index_t>(
+      t, index_t{0},
+      [](index_t& c, const T& x, index_t /*r*/, index_t /*k*/) { c += is_nan(x) ? 0 : 1; });
 }
 
 /// The means of the values that are not NaN at each position along the outer axis.
@@ -238,12 +242,13 @@ auto nanvar(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepd
     const Tensor<index_t> counts = detail::column_counts_skipping_nan(t);
     const Tensor<R> means = detail::column_means_skipping_nan<R>(t, counts);
     const R* const m = means.data();
-    Tensor<R> out = detail::fold_columns<R>(t, R{}, [m](R& acc, const T& x, index_t /*r*/, index_t k) {
-      if (!detail::is_nan(x)) {
-        const R d = static_cast<R>(x) - m[k];
-        acc += d * d;
-      }
-    });
+    Tensor<R> out =
+        detail::fold_columns<R>(t, R{}, [m](R& acc, const T& x, index_t /*r*/, index_t k) {
+          if (!detail::is_nan(x)) {
+            const R d = static_cast<R>(x) - m[k];
+            acc += d * d;
+          }
+        });
     for (index_t k = 0; k < out.size(); ++k) {
       out.data()[k] /= static_cast<R>(std::max<index_t>(counts.data()[k] - ddof.value, 0));
     }
@@ -327,9 +332,10 @@ Tensor<index_t> nanargmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdim
   if (detail::outer_axis("nanargmin", t.shape(), axes)) {
     return detail::outer_result(detail::column_best_skipping_nan(t, std::less<>{}), keepdims);
   }
-  return detail::ragged_reduction<index_t>("nanargmin", t, axes, keepdims, [](const T* x, index_t n) {
-    return detail::best_position_skipping_nan(x, n, std::less<>{});
-  });
+  return detail::ragged_reduction<index_t>(
+      "nanargmin", t, axes, keepdims, [](const T* x, index_t n) {
+        return detail::best_position_skipping_nan(x, n, std::less<>{});
+      });
 }
 /// Position in each row of its largest value that is not NaN, the first when it repeats
 /// (`np.nanargmax(row)`, `ak.nanargmax`); -1 for a row with nothing but NaN or nothing. Along
@@ -344,10 +350,87 @@ Tensor<index_t> nanargmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdim
   if (detail::outer_axis("nanargmax", t.shape(), axes)) {
     return detail::outer_result(detail::column_best_skipping_nan(t, std::greater<>{}), keepdims);
   }
-  return detail::ragged_reduction<index_t>("nanargmax", t, axes, keepdims, [](const T* x, index_t n) {
-    return detail::best_position_skipping_nan(x, n, std::greater<>{});
-  });
+  return detail::ragged_reduction<index_t>(
+      "nanargmax", t, axes, keepdims, [](const T* x, index_t n) {
+        return detail::best_position_skipping_nan(x, n, std::greater<>{});
+      });
 }
+
+namespace detail {
+
+/// The weighted moments behind average(), var() and std() with weights: per row along the
+/// ragged modes, or per position along the outer axis of `n * var`, the weighted mean
+/// `m = sum(w * x) / sum(w)`, and when @p ddof is set (a variance) `sum(w * (x - m)^2) /
+/// (sum(w) - ddof)` instead (two passes, awkward's ak.var with weight= and ddof), its square
+/// root when @p root. Checks the axes and the weights' structure before any work.
+template <class R, class T, class W>
+Tensor<R> weighted_moment(std::string_view operation, const JaggedTensor<T>& t, IndexSpan axes,
+                          const JaggedTensor<W>& weights, std::optional<index_t> ddof, bool root,
+                          bool keepdims) {
+  const bool outer = outer_axis(operation, t.shape(), axes);
+  const Index keep = outer ? Index{} : ragged_axes(operation, t.shape(), axes);
+  if (!t.shape().same_as(weights.shape())) {
+    fail<ShapeError>(operation, "weights of shape ", weights.shape().to_string(),
+                     " for values of shape ", t.shape().to_string(),
+                     ": one weight per value, in rows of the same shapes");
+  }
+  const W* const wv = weights.data();
+  const std::span<const index_t> wo = weights.offsets();
+  const auto weight = [wv, wo](index_t r, index_t k) {
+    return static_cast<R>(wv[wo[static_cast<std::size_t>(r)] + k]);
+  };
+  const auto finish = [&](R squares, R total, R mean) {
+    if (is_nan(mean)) {
+      return mean;  // an empty row, or weights summing to 0: no mean, no variance (awkward's NaN)
+    }
+    const R v = squares / (total - static_cast<R>(*ddof));
+    return root ? std::sqrt(v) : v;
+  };
+  if (outer) {
+    Tensor<R> out = fold_columns<R>(t, R{}, [&](R& a, const T& x, index_t r, index_t k) {
+      a += static_cast<R>(x) * weight(r, k);
+    });
+    const Tensor<R> total = fold_columns<R>(
+        t, R{}, [&](R& a, const T& /*x*/, index_t r, index_t k) { a += weight(r, k); });
+    R* const o = out.data();
+    const R* const sum_w = total.data();
+    for (index_t k = 0; k < out.size(); ++k) {
+      o[k] /= sum_w[k];
+    }
+    if (ddof) {
+      const Tensor<R> squares =
+          fold_columns<R>(t, R{}, [&](R& a, const T& x, index_t r, index_t k) {
+            const R d = static_cast<R>(x) - o[k];
+            a += weight(r, k) * d * d;
+          });
+      for (index_t k = 0; k < out.size(); ++k) {
+        o[k] = finish(squares.data()[k], sum_w[k], o[k]);
+      }
+    }
+    return outer_result(std::move(out), keepdims);
+  }
+  Tensor<R> out = per_row<R>(t, par, [&](index_t r, const T* x, index_t n) {
+    R products{};
+    R total{};
+    for (index_t k = 0; k < n; ++k) {
+      products += static_cast<R>(x[k]) * weight(r, k);
+      total += weight(r, k);
+    }
+    const R mean = products / total;
+    if (!ddof) {
+      return mean;
+    }
+    R squares{};
+    for (index_t k = 0; k < n; ++k) {
+      const R d = static_cast<R>(x[k]) - mean;
+      squares += weight(r, k) * d * d;
+    }
+    return finish(squares, total, mean);
+  });
+  return keepdims ? out.reshape(keep) : out;
+}
+
+}  // namespace detail
 
 /// Weighted mean of each row along the ragged modes, `sum(w * x) / sum(w)` with @p weights of
 /// the same structure (`np.average(row, weights=w_row)` per row, awkward's
@@ -366,39 +449,7 @@ template <class T, class W>
 auto average(const JaggedTensor<T>& t, IndexSpan axes, const JaggedTensor<W>& weights,
              bool keepdims = false) {
   using R = detail::jagged_mean_t<std::common_type_t<T, W>>;
-  const bool outer = detail::outer_axis("average", t.shape(), axes);
-  const Index keep = outer ? Index{} : detail::ragged_axes("average", t.shape(), axes);
-  if (!t.shape().same_as(weights.shape())) {
-    detail::fail<ShapeError>("average", "weights of shape ", weights.shape().to_string(),
-                             " for values of shape ", t.shape().to_string(),
-                             ": one weight per value, in rows of the same shapes");
-  }
-  const W* const wv = weights.data();
-  const std::span<const index_t> wo = weights.offsets();
-  const auto weight = [wv, wo](index_t r, index_t k) {
-    return static_cast<R>(wv[wo[static_cast<std::size_t>(r)] + k]);
-  };
-  if (outer) {
-    Tensor<R> out = detail::fold_columns<R>(t, R{}, [&](R& a, const T& x, index_t r, index_t k) {
-      a += static_cast<R>(x) * weight(r, k);
-    });
-    const Tensor<R> total = detail::fold_columns<R>(
-        t, R{}, [&](R& a, const T& /*x*/, index_t r, index_t k) { a += weight(r, k); });
-    for (index_t k = 0; k < out.size(); ++k) {
-      out.data()[k] /= total.data()[k];
-    }
-    return detail::outer_result(std::move(out), keepdims);
-  }
-  Tensor<R> out = detail::per_row<R>(t, par, [&](index_t r, const T* x, index_t n) {
-    R products{};
-    R total{};
-    for (index_t k = 0; k < n; ++k) {
-      products += static_cast<R>(x[k]) * weight(r, k);
-      total += weight(r, k);
-    }
-    return products / total;
-  });
-  return keepdims ? out.reshape(keep) : out;
+  return detail::weighted_moment<R>("average", t, axes, weights, std::nullopt, false, keepdims);
 }
 /// average() along one ragged axis (`average(jt, 1, weights)`), or along the outer axis.
 /// @param t the values
@@ -408,7 +459,8 @@ auto average(const JaggedTensor<T>& t, IndexSpan axes, const JaggedTensor<W>& we
 /// @return the weighted means
 /// @throws ShapeError, IndexError as the axes overload
 template <class T, class W, std::integral A>
-auto average(const JaggedTensor<T>& t, A axis, const JaggedTensor<W>& weights, bool keepdims = false) {
+auto average(const JaggedTensor<T>& t, A axis, const JaggedTensor<W>& weights,
+             bool keepdims = false) {
   return average(t, Index{static_cast<index_t>(axis)}, weights, keepdims);
 }
 /// average() of a jagged expression (evaluated first) along one axis.
@@ -422,6 +474,98 @@ auto average(const JaggedTensor<T>& t, A axis, const JaggedTensor<W>& weights, b
 template <JaggedExpression J, class W, std::integral A>
 auto average(const J& jagged, A axis, const JaggedTensor<W>& weights, bool keepdims = false) {
   return average(evaluate_jagged(jagged), axis, weights, keepdims);
+}
+
+/// Weighted variance of each row along the ragged modes, or of each position along the outer
+/// axis of a `n * var` tensor (`{0}`): `sum(w * (x - m)^2) / (sum(w) - ddof)` with m the
+/// weighted mean: awkward's `ak.var(x, weight=w, ddof=d)` (its biased variance times
+/// `sumw / (sumw - ddof)`, the same number; computed here in two passes, where awkward subtracts
+/// squares). Weights of 1 give var(). The result is floating: the common type of T and
+/// W, double for integers. An empty row, or weights summing to 0, have no mean and give NaN
+/// (awkward's answer without mask_identity); a total weight equal to ddof divides by 0.
+/// @param t the values
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param weights one weight per value, of t's structure (row slices need not start alike)
+/// @param ddof subtracted from the total weight (Ddof{1} with weights that count repeats: the
+///        sample variance)
+/// @param keepdims keep them with extent 1
+/// @return the weighted variances
+/// @throws ShapeError when @p weights has another structure (naming both shapes), or as
+///         average() for the axes; IndexError when an axis does not exist
+template <class T, class W>
+auto var(const JaggedTensor<T>& t, IndexSpan axes, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  using R = detail::jagged_mean_t<std::common_type_t<T, W>>;
+  return detail::weighted_moment<R>("var", t, axes, weights, ddof.value, false, keepdims);
+}
+/// Weighted standard deviation: the square root of the weighted var() (awkward's
+/// `ak.std(x, weight=w, ddof=d)`).
+/// @param t the values
+/// @param axes the ragged modes, or `{0}` for the outer axis of `n * var`
+/// @param weights one weight per value, of t's structure
+/// @param ddof subtracted from the total weight
+/// @param keepdims keep them with extent 1
+/// @return the weighted standard deviations
+/// @throws ShapeError, IndexError as the weighted var()
+template <class T, class W>
+auto std(const JaggedTensor<T>& t, IndexSpan axes, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  using R = detail::jagged_mean_t<std::common_type_t<T, W>>;
+  return detail::weighted_moment<R>("std", t, axes, weights, ddof.value, true, keepdims);
+}
+/// The weighted var() along one ragged axis (`var(jt, 1, weights)`), or along the outer axis.
+/// @param t the values
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param weights one weight per value, of t's structure
+/// @param ddof subtracted from the total weight
+/// @param keepdims keep it with extent 1
+/// @return the weighted variances
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, class W, std::integral A>
+auto var(const JaggedTensor<T>& t, A axis, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  return var(t, Index{static_cast<index_t>(axis)}, weights, ddof, keepdims);
+}
+/// The weighted std() along one ragged axis, or along the outer axis.
+/// @param t the values
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param weights one weight per value, of t's structure
+/// @param ddof subtracted from the total weight
+/// @param keepdims keep it with extent 1
+/// @return the weighted standard deviations
+/// @throws ShapeError, IndexError as the axes overload
+template <class T, class W, std::integral A>
+auto std(const JaggedTensor<T>& t, A axis, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  return std(t, Index{static_cast<index_t>(axis)}, weights, ddof, keepdims);
+}
+/// The weighted var() of a jagged expression (evaluated first) along one axis.
+/// @param jagged the expression of the values
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param weights one weight per value, of the expression's structure
+/// @param ddof subtracted from the total weight
+/// @param keepdims keep it with extent 1
+/// @return the weighted variances
+/// @throws ShapeError, IndexError as the axes overload; ShapeError, BroadcastError as
+///         evaluate_jagged()
+template <JaggedExpression J, class W, std::integral A>
+auto var(const J& jagged, A axis, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  return var(evaluate_jagged(jagged), axis, weights, ddof, keepdims);
+}
+/// The weighted std() of a jagged expression (evaluated first) along one axis.
+/// @param jagged the expression of the values
+/// @param axis the ragged axis, or 0 for the outer axis of `n * var`
+/// @param weights one weight per value, of the expression's structure
+/// @param ddof subtracted from the total weight
+/// @param keepdims keep it with extent 1
+/// @return the weighted standard deviations
+/// @throws ShapeError, IndexError as the axes overload; ShapeError, BroadcastError as
+///         evaluate_jagged()
+template <JaggedExpression J, class W, std::integral A>
+auto std(const J& jagged, A axis, const JaggedTensor<W>& weights, Ddof ddof = {},
+         bool keepdims = false) {
+  return std(evaluate_jagged(jagged), axis, weights, ddof, keepdims);
 }
 
 /// nansum() along one ragged axis (`nansum(jt, 1)`), or along the outer axis (`nansum(jt, 0)`).

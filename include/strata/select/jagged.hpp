@@ -407,7 +407,8 @@ JaggedTensor<index_t> local_index(const JaggedTensor<T>& t) {
 /// @param axis an outer axis or the first inner axis
 /// @return an int64 tensor
 /// @throws IndexError for an axis beyond the rank; ShapeError for an axis inside the rows
-///         below the first (its counts are themselves jagged: num() of flatten(t, axis - 1))
+///         below the first (its counts are themselves jagged: `num(t, ListAxis{-1})` of
+///         strata/select/jagged_lists.hpp for rows of lists, num() of flatten(t, axis - 1))
 template <class T>
 Tensor<index_t> num(const JaggedTensor<T>& t, index_t axis) {
   const Jagged& shape = t.shape();
@@ -427,7 +428,7 @@ Tensor<index_t> num(const JaggedTensor<T>& t, index_t axis) {
   if (a > o) {
     detail::fail<ShapeError>("num", "axis ", axis, " of ", shape.to_string(),
                              " is inside the rows below their first axis (its counts are jagged: "
-                             "take num of flatten(t, ",
+                             "num(t, ListAxis{-1}) of rows of lists, or num of flatten(t, ",
                              a - 1, "))");
   }
   Tensor<index_t> out((Index(outer.begin(), outer.end())));

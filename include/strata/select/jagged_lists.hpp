@@ -1,22 +1,30 @@
 /// @file
-/// Reductions inside the rows of a tensor whose rows are lists of lists (awkward-array's
-/// `n * var * var`: events of jets of constituents, documents of sentences of tokens), whose
-/// results are jagged themselves: along each list (`ListAxis{-1}`, awkward's `axis=-1`: one
-/// value per list, row r of the result as long as row r has lists) or across the lists of each
-/// row (`ListAxis{-2}`, awkward's `axis=-2`: element k of the result's row r combines element k
-/// of every list of row r that has one, so the row is as long as its longest list). Each is the
-/// per-row `n * var` reduction of strata/expr/jagged.hpp (rows split between threads): along -1
-/// applied to the lists themselves (a view of the values), along -2 to the columns of each row
-/// (copied: column k of row r holds element k of every list of r that has one, in list order),
-/// so NaN, empty lists and identities behave as there, values combine in the order a row's do
-/// (one after another below 16, in 8 lanes from 16 on), and argmin / argmax along -2 give the
-/// number of the list in its row.
+/// Reductions of a tensor whose rows are lists of lists (awkward-array's `n * var * var`: events
+/// of jets of constituents, documents of sentences of tokens) whose results are jagged
+/// themselves: along each list (`ListAxis{-1}`, awkward's `axis=-1`: one value per list, row r
+/// of the result as long as row r has lists), across the lists of each row (`ListAxis{-2}`,
+/// awkward's `axis=-2`: element k of the result's row r combines element k of every list of row
+/// r that has one, so the row is as long as its longest list), or across the rows
+/// (`ListAxis{0}`, awkward's `axis=0`: a `var * var` result whose row i combines list i of
+/// every row that has one, element by element, so element k of row i combines element k of
+/// every such list that has one). Along -1 each is the per-row `n * var` reduction of
+/// strata/expr/jagged.hpp applied to the lists themselves (a view of the values, rows split
+/// between threads), so NaN, empty lists and identities behave as there and a list's values
+/// combine in the order a row's do (one after another below 16, in 8 lanes from 16 on). Across
+/// lists or rows, the reductions that take one value at a time (sum, prod, min, max, count,
+/// count_nonzero, any, all, nansum, nanprod, nanmin, nanmax) fold every list into its output
+/// row as they come, in list order (rows in parallel across lists; awkward's order, and the
+/// hand loop's speed); the others (mean, var, std, ptp, argmin, argmax and their nan forms) run
+/// the `n * var` reduction over the columns the lists make (copied: column k of output row o
+/// holds element k of every list that meets there, in list order), and argmin / argmax give the
+/// number of the list in its row (-2) or the row (0).
 ///
 /// @code
 /// strata::JaggedTensor<int> events(std::vector<std::vector<std::vector<int>>>{
 ///     {{1, 2, 3}, {4}}, {}, {{5, 6}, {}, {7, 8, 9}}});
 /// strata::sum(events, strata::ListAxis{-1});  // [[6, 4], [], [11, 0, 24]]
 /// strata::sum(events, strata::ListAxis{-2});  // [[5, 2, 3], [], [12, 14, 9]]
+/// strata::sum(events, strata::ListAxis{0});   // [[6, 8, 3], [4], [7, 8, 9]]: list i of each row
 /// strata::sum(events, {1, 2});                // [10 0 35]: each row whole, a dense tensor
 /// @endcode
 #pragma once
@@ -34,24 +42,95 @@
 
 namespace strata {
 
-/// An axis inside the rows of a `n * var * var` tensor for a reduction whose result is jagged:
-/// `-1` (or 2) along each list, `-2` (or 1) across the lists of each row, as awkward-array's
-/// `axis=-1` and `axis=-2`. `strata::max(events, strata::ListAxis{-1})`. (A reduction given the
-/// plain axes `{1, 2}` reduces each row whole, to a dense tensor.)
+/// An axis of a `n * var * var` tensor for a reduction whose result is jagged: `-1` (or 2)
+/// along each list, `-2` (or 1) across the lists of each row, `0` (or -3) across the rows, as
+/// awkward-array's `axis=-1`, `axis=-2` and `axis=0`. `strata::max(events,
+/// strata::ListAxis{-1})`. (A reduction given the plain axes `{1, 2}` reduces each row whole,
+/// to a dense tensor.)
 struct ListAxis {
-  index_t axis;  ///< -1 or 2: along each list; -2 or 1: across the lists of a row
+  index_t axis;  ///< -1 or 2: along each list; -2 or 1: across the lists of a row; 0 or -3:
+                 ///< across the rows (list i of every row, element by element)
 };
 
 namespace detail {
 
-/// A reduction inside the rows of a `n * var * var` tensor by the `n * var` reduction
+/// A Fold across the lists of each row (@p across_rows false: output row r, in parallel over
+/// rows balanced by their sizes) or across the rows (output row i takes list i of every row, in
+/// row order): each output row starts at the fold's init, then every list that meets there is
+/// added into it element by element. @p counts is each row's number of lists, @p lengths every
+/// list's length in storage order, @p widths each output row's length.
+template <class R, class T, class F>
+JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const std::vector<index_t>& counts,
+                             const std::vector<index_t>& lengths,
+                             const std::vector<index_t>& widths, bool across_rows, const F& fold) {
+  auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
+  const std::span<const index_t> out_starts = out.offsets();
+  R* const o = out.data();
+  const T* const x = t.data();
+  if (across_rows) {
+    std::fill_n(o, out.size(), fold.init);
+    std::size_t list = 0;
+    index_t value = 0;
+    for (const index_t n : counts) {
+      for (index_t j = 0; j < n; ++j, ++list) {
+        R* const a = o + out_starts[static_cast<std::size_t>(j)];
+        const T* const v = x + value;
+        for (index_t k = 0; k < lengths[list]; ++k) {
+          fold.add(a[k], v[k]);
+        }
+        value += lengths[list];
+      }
+    }
+    return out;
+  }
+  std::vector<index_t> first_list(counts.size() + 1, 0);  // each row's first list
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    first_list[r + 1] = first_list[r] + counts[r];
+  }
+  const std::span<const index_t> starts = t.offsets();
+  parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
+    for (index_t r = lo; r < hi; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      R* const a = o + out_starts[u];
+      std::fill(a, o + out_starts[u + 1], fold.init);
+      const T* v = x + starts[u];
+      for (auto j = static_cast<std::size_t>(first_list[u]);
+           j < static_cast<std::size_t>(first_list[u + 1]); ++j) {
+        for (index_t k = 0; k < lengths[j]; ++k) {
+          fold.add(a[k], v[k]);
+        }
+        v += lengths[j];
+      }
+    }
+  });
+  return out;
+}
+
+/// A reduction of a `n * var * var` tensor along a ListAxis by the `n * var` reduction
 /// `reduce(x)` of each row of a tensor x: along the lists (-1) x is the tensor whose rows are
 /// @p t's lists (a view); across them (-2) x's rows are the columns of @p t's rows (a copy: row
-/// r's column k holds element k of every list of row r that has one, in list order), and a
-/// position the reduction gives (@p positions: argmin ...) becomes the list's number in its row.
-template <class R, class T, class Reduce>
+/// r's column k holds element k of every list of row r that has one, in list order), across
+/// the rows (0) the columns of the list positions (column k of position i holds element k of
+/// list i of every row that has one, in row order); a position the reduction gives
+/// (@p positions: argmin ...) becomes the list's number in its row, or the row.
+/// No fold: a reduction across lists or rows runs over the columns they make (list_reduction).
+struct NoFold {};
+
+/// A reduction that takes one value at a time into an accumulator, `add(acc, x)` from
+/// @p init (sum, min, count ...): across the lists of each row, or across the rows, it runs
+/// straight into the result, list after list, as a hand loop over the offsets would.
+template <class R, class Add>
+struct Fold {
+  R init;   ///< the accumulator before any value
+  Add add;  ///< `add(R& acc, const T& x)`
+};
+/// `Fold{init, add}` without the template arguments (clang 14 deduces no aggregate's).
+template <class R, class Add>
+Fold(R, Add) -> Fold<R, Add>;
+
+template <class R, class T, class Reduce, class F = NoFold>
 JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>& t, ListAxis axis,
-                               bool positions, Reduce reduce) {
+                               bool positions, Reduce reduce, F fold = {}) {
   const Jagged& shape = t.shape();
   if (shape.rank() == 3 && (axis.axis < -3 || axis.axis > 2)) {
     fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank 3, shape ",
@@ -62,14 +141,9 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
                      "} takes a tensor of rows of lists (n * var * var), not ", shape.to_string());
   }
   const index_t a = axis.axis < 0 ? axis.axis + 3 : axis.axis;
-  if (a == 0) {
-    fail<ShapeError>(operation, "ListAxis{", axis.axis, "} is the outer axis of ",
-                     shape.to_string(),
-                     ", not an axis inside the rows (-1: along each list, -2: "
-                     "across the lists of each row)");
-  }
-  // The lists from the tensor's smooth pieces: a jagged row's lists are pieces of rank 1, a row
-  // whose lists have one length is one piece of rank 2.
+  // The lists from the tensor's smooth pieces (one contiguous index, where the rows' shapes are
+  // objects of their own): a jagged row's lists are pieces of rank 1, a row whose lists have
+  // one length is one piece of rank 2.
   // counts: the number of lists of each row; lengths: every list's length, in storage order.
   std::vector<index_t> counts(static_cast<std::size_t>(shape.n_rows()), 0);
   std::vector<index_t> lengths;
@@ -92,49 +166,64 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
     std::copy_n(per_list.data(), per_list.size(), out.data());
     return out;
   }
-  // Across the lists: each row's columns, their lengths first.
-  std::vector<index_t> widths(counts.size(), 0);  // the longest list of each row
-  std::vector<index_t> heights;                   // the number of lists reaching each column
-  std::size_t first = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    const auto m = static_cast<std::size_t>(counts[r]);
-    for (std::size_t j = first; j < first + m; ++j) {
-      widths[r] = std::max(widths[r], lengths[j]);
-    }
-    const std::size_t base = heights.size();
-    heights.resize(base + static_cast<std::size_t>(widths[r]), 0);
-    for (std::size_t j = first; j < first + m; ++j) {
-      for (index_t k = 0; k < lengths[j]; ++k) {
-        ++heights[base + static_cast<std::size_t>(k)];
+  // Across the lists of each row (a == 1) or across the rows (a == 0): the values that combine
+  // are element k of the lists that share an output row o (o is the row for 1, the list's
+  // number in its row for 0): the columns (o, k), their lengths first. Lists come in storage
+  // order, so a column takes its values in list order (1) or row order (0).
+  const bool across_rows = a == 0;
+  index_t most_lists = 0;
+  for (const index_t n : counts) {
+    most_lists = std::max(most_lists, n);
+  }
+  // The longest list of each output row; the number of lists reaching each column.
+  std::vector<index_t> widths(across_rows ? static_cast<std::size_t>(most_lists) : counts.size(),
+                              0);
+  std::vector<index_t> heights;
+  const auto for_each_list = [&](auto&& f) {  // f(output row, owner, list number, first value)
+    std::size_t list = 0;
+    index_t value = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      for (index_t j = 0; j < counts[r]; ++j, ++list) {
+        f(across_rows ? j : static_cast<index_t>(r), across_rows ? static_cast<index_t>(r) : j,
+          list, value);
+        value += lengths[list];
       }
     }
-    first += m;
+  };
+  for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
+    index_t& w = widths[static_cast<std::size_t>(o)];
+    w = std::max(w, lengths[list]);
+  });
+  if constexpr (!std::is_same_v<F, NoFold>) {
+    return folded_lists<R>(t, counts, lengths, widths, across_rows, fold);
   }
+  std::vector<index_t> column_of(widths.size() + 1, 0);  // each output row's first column
+  for (std::size_t o = 0; o < widths.size(); ++o) {
+    column_of[o + 1] = column_of[o] + widths[o];
+  }
+  heights.assign(static_cast<std::size_t>(column_of.back()), 0);
+  for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
+    index_t* const h = heights.data() + column_of[static_cast<std::size_t>(o)];
+    for (index_t k = 0; k < lengths[list]; ++k) {
+      ++h[k];
+    }
+  });
   auto columns = JaggedTensor<T>::for_overwrite(Jagged::from_lengths(heights));
   std::vector<index_t> owners(positions ? static_cast<std::size_t>(columns.size()) : 0);
   const T* const x = t.data();
   T* const c = columns.data();
   const std::span<const index_t> column_starts = columns.offsets();
-  std::vector<index_t> next;  // where each column of the row takes its next value
-  std::size_t list = 0;
-  std::size_t column = 0;
-  index_t value = 0;  // the first value of the list
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    const auto w = static_cast<std::size_t>(widths[r]);
-    next.assign(column_starts.begin() + static_cast<std::ptrdiff_t>(column),
-                column_starts.begin() + static_cast<std::ptrdiff_t>(column + w));
-    for (index_t j = 0; j < counts[r]; ++j, ++list) {
-      for (index_t k = 0; k < lengths[list]; ++k) {
-        const index_t at = next[static_cast<std::size_t>(k)]++;
-        c[at] = x[value + k];
-        if (positions) {
-          owners[static_cast<std::size_t>(at)] = j;
-        }
+  std::vector<index_t> next(column_starts.begin(), column_starts.end() - 1);  // each's next slot
+  for_each_list([&](index_t o, index_t owner, std::size_t list, index_t value) {
+    index_t* const at_column = next.data() + column_of[static_cast<std::size_t>(o)];
+    for (index_t k = 0; k < lengths[list]; ++k) {
+      const index_t at = at_column[k]++;
+      c[at] = x[value + k];
+      if (positions) {
+        owners[static_cast<std::size_t>(at)] = owner;
       }
-      value += lengths[list];
     }
-    column += w;
-  }
+  });
   Tensor<R> per_column = reduce(columns);
   auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
   R* const o = out.data();
@@ -153,34 +242,38 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
 
 }  // namespace detail
 
-/// Sum inside the rows of a `n * var * var` tensor, along each list (`ListAxis{-1}`: 0 for an
-/// empty list) or across the lists of each row (`ListAxis{-2}`).
+/// Sum of a `n * var * var` tensor along each list (`ListAxis{-1}`: 0 for an empty list),
+/// across the lists of each row (`ListAxis{-2}`) or across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the sums, a jagged tensor `n * var`
-/// @throws ShapeError when t is not `n * var * var` (one outer axis, rows of 1-D lists) or the
-///         axis is the outer one; IndexError when the axis does not exist
+/// @param axis the ListAxis
+/// @return the sums, a jagged tensor: `n * var` along -1 and -2, `var * var` along 0
+/// @throws ShapeError when t is not `n * var * var` (one outer axis, rows of 1-D lists);
+///         IndexError when the axis does not exist
 template <class T>
 JaggedTensor<T> sum(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "sum", t, axis, false, [&](const JaggedTensor<T>& rows) { return sum(rows, Index{1}); });
+      "sum", t, axis, false, [&](const JaggedTensor<T>& rows) { return sum(rows, Index{1}); },
+      detail::Fold{T{0}, [](T& a, const T& x) { a += x; }});
 }
-/// Product inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Product of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the products, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the products, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> prod(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "prod", t, axis, false, [&](const JaggedTensor<T>& rows) { return prod(rows, Index{1}); });
+      "prod", t, axis, false, [&](const JaggedTensor<T>& rows) { return prod(rows, Index{1}); },
+      detail::Fold{T{1}, [](T& a, const T& x) { a *= x; }});
 }
-/// Mean (in double for integers) inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Mean (in double for integers) of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the means, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the means, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> mean(const JaggedTensor<T>& t, ListAxis axis) {
@@ -188,33 +281,39 @@ JaggedTensor<detail::jagged_mean_t<T>> mean(const JaggedTensor<T>& t, ListAxis a
       "mean", t, axis, false, [&](const JaggedTensor<T>& rows) { return mean(rows, Index{1}); });
 }
 /// Minimum (NaN propagates, +infinity where nothing is combined) inside the rows of a `n * var *
-/// var` tensor, along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// var` tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
+/// across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the minima, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the minima, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> min(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "min", t, axis, false, [&](const JaggedTensor<T>& rows) { return min(rows, Index{1}); });
+      "min", t, axis, false, [&](const JaggedTensor<T>& rows) { return min(rows, Index{1}); },
+      detail::Fold{detail::extreme<T>(true),
+                   [](T& a, const T& x) { a = detail::extreme_of(a, x, false); }});
 }
 /// Maximum (NaN propagates, -infinity where nothing is combined) inside the rows of a `n * var *
-/// var` tensor, along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// var` tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
+/// across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the maxima, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the maxima, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> max(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "max", t, axis, false, [&](const JaggedTensor<T>& rows) { return max(rows, Index{1}); });
+      "max", t, axis, false, [&](const JaggedTensor<T>& rows) { return max(rows, Index{1}); },
+      detail::Fold{detail::extreme<T>(false),
+                   [](T& a, const T& x) { a = detail::extreme_of(a, x, true); }});
 }
 /// Position of the minimum (along -2: the list's number in its row; -1 where nothing is combined)
-/// inside the rows of a `n * var * var` tensor, along each list (`ListAxis{-1}`) or across the
+/// of a `n * var * var` tensor, along each list (`ListAxis{-1}`) or across the
 /// lists of each row (`ListAxis{-2}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 positions, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return int64 positions, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> argmin(const JaggedTensor<T>& t, ListAxis axis) {
@@ -222,22 +321,24 @@ JaggedTensor<index_t> argmin(const JaggedTensor<T>& t, ListAxis axis) {
       "argmin", t, axis, true, [&](const JaggedTensor<T>& rows) { return argmin(rows, Index{1}); });
 }
 /// Position of the maximum (along -2: the list's number in its row) inside the rows of a `n * var *
-/// var` tensor, along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// var` tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
+/// across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 positions, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return int64 positions, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> argmax(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
       "argmax", t, axis, true, [&](const JaggedTensor<T>& rows) { return argmax(rows, Index{1}); });
 }
-/// Variance inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Variance of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
+/// @param axis the ListAxis
 /// @param ddof delta degrees of freedom
-/// @return the variances, a jagged tensor `n * var`
+/// @return the variances, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> var(const JaggedTensor<T>& t, ListAxis axis,
@@ -246,12 +347,13 @@ JaggedTensor<detail::jagged_mean_t<T>> var(const JaggedTensor<T>& t, ListAxis ax
       "var", t, axis, false,
       [&](const JaggedTensor<T>& rows) { return var(rows, Index{1}, ddof); });
 }
-/// Standard deviation inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Standard deviation of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
+/// @param axis the ListAxis
 /// @param ddof delta degrees of freedom
-/// @return the standard deviations, a jagged tensor `n * var`
+/// @return the standard deviations, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> std(const JaggedTensor<T>& t, ListAxis axis,
@@ -260,92 +362,122 @@ JaggedTensor<detail::jagged_mean_t<T>> std(const JaggedTensor<T>& t, ListAxis ax
       "std", t, axis, false,
       [&](const JaggedTensor<T>& rows) { return std(rows, Index{1}, ddof); });
 }
-/// Peak to peak (max - min) inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Peak to peak (max - min) of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the ranges, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the ranges, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> ptp(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
       "ptp", t, axis, false, [&](const JaggedTensor<T>& rows) { return ptp(rows, Index{1}); });
 }
-/// Number of elements inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Number of elements of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 counts, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return int64 counts, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> count(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "count", t, axis, false, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); });
+      "count", t, axis, false, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
+      detail::Fold{index_t{0}, [](index_t& a, const T& /*x*/) { ++a; }});
 }
-/// Number of non-zero elements inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// The length of every list of a `n * var * var` tensor (awkward's `ak.num(array, axis=2)`), a
+/// jagged tensor `n * var` of the rows' list lengths: `num(t, ListAxis{-1})`. (num() with an
+/// int axis gives the counts along the outer axis and the first inner one, dense.)
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 counts, a jagged tensor `n * var`
+/// @param axis `ListAxis{-1}` or `ListAxis{2}`
+/// @return int64 lengths, a jagged tensor `n * var`
+/// @throws ShapeError when t is not `n * var * var` or the axis is another (naming num(t, 0)
+///         and num(t, 1), which give those counts); IndexError when the axis does not exist
+template <class T>
+JaggedTensor<index_t> num(const JaggedTensor<T>& t, ListAxis axis) {
+  if (axis.axis == 0 || axis.axis == 1 || axis.axis == -2 || axis.axis == -3) {
+    detail::fail<ShapeError>("num", "ListAxis{", axis.axis, "}: the counts along axis ",
+                             axis.axis < 0 ? axis.axis + 3 : axis.axis,
+                             " are not jagged; num(t, 0) and num(t, 1) give them");
+  }
+  return detail::list_reduction<index_t>(
+      "num", t, axis, false, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); });
+}
+/// Number of non-zero elements of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
+/// @param t a tensor whose rows are lists of 1-D lists
+/// @param axis the ListAxis
+/// @return int64 counts, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> count_nonzero(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
       "count_nonzero", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return count_nonzero(rows, Index{1}); });
+      [&](const JaggedTensor<T>& rows) { return count_nonzero(rows, Index{1}); },
+      detail::Fold{index_t{0}, [](index_t& a, const T& x) { a += x != T{} ? 1 : 0; }});
 }
-/// Whether any element is non-zero inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Whether any element is non-zero of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the answers, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the answers, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<bool> any(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<bool>(
-      "any", t, axis, false, [&](const JaggedTensor<T>& rows) { return any(rows, Index{1}); });
+      "any", t, axis, false, [&](const JaggedTensor<T>& rows) { return any(rows, Index{1}); },
+      detail::Fold{false, [](bool& a, const T& x) { a = a || x != T{}; }});
 }
 /// Whether every element is non-zero (`strata::all(jt, ListAxis{-1})`) inside the rows of a `n *
 /// var * var` tensor, along each list (`ListAxis{-1}`) or across the lists of each row
 /// (`ListAxis{-2}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the answers, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the answers, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<bool> all_of(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<bool>(
-      "all", t, axis, false, [&](const JaggedTensor<T>& rows) { return all_of(rows, Index{1}); });
+      "all", t, axis, false, [&](const JaggedTensor<T>& rows) { return all_of(rows, Index{1}); },
+      detail::Fold{true, [](bool& a, const T& x) { a = a && x != T{}; }});
 }
-/// Sum of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Sum of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the sums, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the sums, a jagged tensor: `n * var` along -1 and -2, `var * var` along 0
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> nansum(const JaggedTensor<T>& t, ListAxis axis) {
-  return detail::list_reduction<T>("nansum", t, axis, false, [&](const JaggedTensor<T>& rows) {
-    return nansum(rows, Index{1});
-  });
+  return detail::list_reduction<T>(
+      "nansum", t, axis, false, [&](const JaggedTensor<T>& rows) { return nansum(rows, Index{1}); },
+      detail::Fold{T{0}, [](T& a, const T& x) { a += detail::is_nan(x) ? T{0} : x; }});
 }
-/// Product of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Product of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the products, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the products, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> nanprod(const JaggedTensor<T>& t, ListAxis axis) {
-  return detail::list_reduction<T>("nanprod", t, axis, false, [&](const JaggedTensor<T>& rows) {
-    return nanprod(rows, Index{1});
-  });
+  return detail::list_reduction<T>(
+      "nanprod", t, axis, false,
+      [&](const JaggedTensor<T>& rows) { return nanprod(rows, Index{1}); },
+      detail::Fold{T{1}, [](T& a, const T& x) { a *= detail::is_nan(x) ? T{1} : x; }});
 }
-/// Mean of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Mean of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the means, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the means, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanmean(const JaggedTensor<T>& t, ListAxis axis) {
@@ -353,12 +485,13 @@ JaggedTensor<detail::jagged_mean_t<T>> nanmean(const JaggedTensor<T>& t, ListAxi
       "nanmean", t, axis, false,
       [&](const JaggedTensor<T>& rows) { return nanmean(rows, Index{1}); });
 }
-/// Variance of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Variance of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
+/// @param axis the ListAxis
 /// @param ddof delta degrees of freedom
-/// @return the variances, a jagged tensor `n * var`
+/// @return the variances, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanvar(const JaggedTensor<T>& t, ListAxis axis,
@@ -367,12 +500,13 @@ JaggedTensor<detail::jagged_mean_t<T>> nanvar(const JaggedTensor<T>& t, ListAxis
       "nanvar", t, axis, false,
       [&](const JaggedTensor<T>& rows) { return nanvar(rows, Index{1}, ddof); });
 }
-/// Standard deviation of the values that are not NaN inside the rows of a `n * var * var` tensor,
-/// along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Standard deviation of the values that are not NaN of a `n * var * var` tensor,
+/// along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
+/// @param axis the ListAxis
 /// @param ddof delta degrees of freedom
-/// @return the standard deviations, a jagged tensor `n * var`
+/// @return the standard deviations, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanstd(const JaggedTensor<T>& t, ListAxis axis,
@@ -381,35 +515,42 @@ JaggedTensor<detail::jagged_mean_t<T>> nanstd(const JaggedTensor<T>& t, ListAxis
       "nanstd", t, axis, false,
       [&](const JaggedTensor<T>& rows) { return nanstd(rows, Index{1}, ddof); });
 }
-/// Minimum of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Minimum of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the minima, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the minima, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> nanmin(const JaggedTensor<T>& t, ListAxis axis) {
-  return detail::list_reduction<T>("nanmin", t, axis, false, [&](const JaggedTensor<T>& rows) {
-    return nanmin(rows, Index{1});
-  });
+  return detail::list_reduction<T>(
+      "nanmin", t, axis, false, [&](const JaggedTensor<T>& rows) { return nanmin(rows, Index{1}); },
+      detail::Fold{detail::extreme<T>(true), [](T& a, const T& x) {
+                     a = detail::is_nan(x) ? a : detail::extreme_of(a, x, false);
+                   }});
 }
-/// Maximum of the values that are not NaN inside the rows of a `n * var * var` tensor, along
-/// each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// Maximum of the values that are not NaN of a `n * var * var` tensor, along
+/// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
+/// rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return the maxima, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return the maxima, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<T> nanmax(const JaggedTensor<T>& t, ListAxis axis) {
-  return detail::list_reduction<T>("nanmax", t, axis, false, [&](const JaggedTensor<T>& rows) {
-    return nanmax(rows, Index{1});
-  });
+  return detail::list_reduction<T>(
+      "nanmax", t, axis, false, [&](const JaggedTensor<T>& rows) { return nanmax(rows, Index{1}); },
+      detail::Fold{detail::extreme<T>(false), [](T& a, const T& x) {
+                     a = detail::is_nan(x) ? a : detail::extreme_of(a, x, true);
+                   }});
 }
 /// Position of the minimum of the values that are not NaN inside the rows of a `n * var * var`
-/// tensor, along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
+/// across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 positions, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return int64 positions, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> nanargmin(const JaggedTensor<T>& t, ListAxis axis) {
@@ -418,10 +559,11 @@ JaggedTensor<index_t> nanargmin(const JaggedTensor<T>& t, ListAxis axis) {
       [&](const JaggedTensor<T>& rows) { return nanargmin(rows, Index{1}); });
 }
 /// Position of the maximum of the values that are not NaN inside the rows of a `n * var * var`
-/// tensor, along each list (`ListAxis{-1}`) or across the lists of each row (`ListAxis{-2}`).
+/// tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
+/// across the rows (`ListAxis{0}`).
 /// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis the axis inside the rows
-/// @return int64 positions, a jagged tensor `n * var`
+/// @param axis the ListAxis
+/// @return int64 positions, a jagged tensor (`var * var` along 0)
 /// @throws ShapeError, IndexError as the ListAxis overload of sum()
 template <class T>
 JaggedTensor<index_t> nanargmax(const JaggedTensor<T>& t, ListAxis axis) {

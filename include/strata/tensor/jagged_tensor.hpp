@@ -96,9 +96,16 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
     sizes.insert(sizes.end(), static_cast<std::size_t>(n), block);
     return n;
   };
+  // The rows are read where the shape keeps them (no Shape made per row).
+  const JaggedData& data = shape.rows().data();
+  const index_t row0 = shape.rows().row0();
   for (index_t r = 0; r < shape.n_rows(); ++r) {
-    const Shape row = shape.row(r);
     index_t& n = counts[static_cast<std::size_t>(r)];
+    if (data.smooth_rows()) {
+      n = smooth(data.row_extents(row0 + r));
+      continue;
+    }
+    const Shape& row = data.inner[static_cast<std::size_t>(row0 + r)];
     if (row.is<Smooth>()) {
       n = smooth(row.as<Smooth>().extents());
     } else if (row.is<SmoothView>()) {
@@ -886,11 +893,16 @@ class JaggedTensor {
     return out;
   }
   /// Element @p i of every row (1-D rows; negative counts from each row's end), over the outer
-  /// modes: `last()` is `select_each(-1)`.
+  /// modes: `last()` is `select_each(-1)`. Of deeper rows, chip_each(i) takes sub-row i.
   /// @param i the index in each row
   /// @return a dense tensor of the outer extents
   /// @throws ShapeError when the rows are not 1-D; IndexError naming the first row too short
   [[nodiscard]] Tensor<T> select_each(index_t i) const {
+    if (shape_.inner_rank() > 1) {
+      detail::fail<ShapeError>("select_each", "the rows of ", shape_.to_string(),
+                               " are not 1-D: chip_each(", i, ") takes sub-row ", i,
+                               " of each (awkward's array[:, ", i, "])");
+    }
     check_flat_rows("select_each");
     const std::span<const index_t> starts = offsets();
     Tensor<T> out(shape_.outer_extents());
@@ -905,6 +917,71 @@ class JaggedTensor {
                                  length);
       }
       o[r] = in[starts[r] + k];
+    }
+    return out;
+  }
+  /// Sub-row @p i of every row along its first mode (negative counts from each row's end): list
+  /// i of each row of a `n * var * var` tensor (awkward's `array[:, i]`, a `n * var` result;
+  /// `chip_each(-1)` the last list of each row), sub-row i of rectangular rows (`n * var * 3`
+  /// gives `n * 3`), into a new tensor over the same outer modes whose rows have one mode
+  /// fewer. Rows of one mode have elements, not sub-rows: select_each(i) gives those.
+  /// @code
+  /// JaggedTensor<int> events(vector<vector<vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}}});
+  /// events.chip_each(0);   // [[1, 2], [4, 5, 6]]
+  /// events.chip_each(-1);  // [[3], [4, 5, 6]]
+  /// @endcode
+  /// @param i the sub-row's index in each row
+  /// @return a new tensor, rows of rank one less
+  /// @throws ShapeError when the rows are 1-D; IndexError naming the first row without sub-row
+  ///         @p i (and its number of sub-rows)
+  [[nodiscard]] JaggedTensor chip_each(index_t i) const {
+    const int inner = shape_.inner_rank();
+    if (inner < 2) {
+      detail::fail<ShapeError>("chip_each", "the rows of ", shape_.to_string(),
+                               " are 1-D: they have elements, not sub-rows (select_each(", i,
+                               ") gives element ", i, " of each)");
+    }
+    std::vector<index_t> sizes;   // every sub-row's number of values, row after row
+    std::vector<index_t> counts;  // each row's number of sub-rows
+    detail::sub_row_sizes(shape_, sizes, counts);
+    const std::span<const index_t> starts = offsets();
+    const index_t rows = shape_.n_rows();
+    std::vector<index_t> from(static_cast<std::size_t>(rows));  // where each chosen one starts
+    std::vector<index_t> size(static_cast<std::size_t>(rows));  // and its size
+    std::vector<Shape> shapes;                                  // rows not all smooth: theirs
+    std::vector<index_t> extents;                               // else: their extents
+    const bool smooth = shape_.smooth_rows();
+    std::size_t first_sub = 0;  // the row's first sub-row in sizes
+    for (index_t r = 0; r < rows; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      const index_t n = counts[u];
+      const index_t k = i < 0 ? i + n : i;
+      if (k < 0 || k >= n) {
+        detail::fail<IndexError>("chip_each", "index ", i, " is outside row ",
+                                 first_row_number() + r, " of ", n, " sub-rows");
+      }
+      from[u] = starts[u];
+      for (std::size_t j = first_sub; j < first_sub + static_cast<std::size_t>(k); ++j) {
+        from[u] += sizes[j];
+      }
+      size[u] = sizes[first_sub + static_cast<std::size_t>(k)];
+      first_sub += static_cast<std::size_t>(n);
+      if (smooth) {
+        const Shape row = shape_.row(r);
+        for (int m = 1; m < inner; ++m) {
+          extents.push_back(row.extent(m));
+        }
+      } else {
+        shapes.push_back(shape_.row(r).chip(0, k));
+      }
+    }
+    JaggedTensor out =
+        for_overwrite(smooth ? Jagged::from_extents(shape_.outer_extents(), inner - 1, extents)
+                             : Jagged(shape_.outer_extents(), std::move(shapes)));
+    const T* in = first_value();
+    T* o = out.first_value();
+    for (std::size_t u = 0; u < from.size(); ++u) {
+      o = std::copy(in + from[u], in + from[u] + size[u], o);
     }
     return out;
   }

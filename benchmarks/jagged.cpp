@@ -340,6 +340,67 @@ void across_lists_sum_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// The same across lists at 1, 2, ... threads (rows split between threads; the hand loop is the
+// one-thread one above).
+void across_lists_sum_threads(benchmark::State& state) {
+  bench::set_threads(state);
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, strata::ListAxis{-2});
+    benchmark::DoNotOptimize(sums.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+// Across the rows (awkward's axis=0 of n * var * var): list i of every event, element by
+// element; the hand loop finds each position's longest list, then adds every list into it.
+void across_rows_sum_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().data();
+  const ListOffsets& o = list_offsets();
+  for (auto _ : state) {
+    std::vector<index_t> widths;
+    for (std::size_t r = 0; r + 1 < o.events.size(); ++r) {
+      for (index_t j = o.events[r]; j < o.events[r + 1]; ++j) {
+        const auto i = static_cast<std::size_t>(j - o.events[r]);
+        if (widths.size() <= i) {
+          widths.resize(i + 1, 0);
+        }
+        const auto u = static_cast<std::size_t>(j);
+        widths[i] = std::max(widths[i], o.lists[u + 1] - o.lists[u]);
+      }
+    }
+    std::vector<index_t> offsets(widths.size() + 1, 0);
+    for (std::size_t i = 0; i < widths.size(); ++i) {
+      offsets[i + 1] = offsets[i] + widths[i];
+    }
+    std::vector<float> out(static_cast<std::size_t>(offsets.back()), 0.0F);
+    for (std::size_t r = 0; r + 1 < o.events.size(); ++r) {
+      for (index_t j = o.events[r]; j < o.events[r + 1]; ++j) {
+        float* a = out.data() + offsets[static_cast<std::size_t>(j - o.events[r])];
+        const auto u = static_cast<std::size_t>(j);
+        const float* x = values + o.lists[u];
+        for (index_t k = 0; k < o.lists[u + 1] - o.lists[u]; ++k) {
+          a[k] += x[k];
+        }
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void across_rows_sum_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto sums = strata::sum(t, strata::ListAxis{0});
+    benchmark::DoNotOptimize(sums.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 // ---- per-row variance (two passes, as NumPy) of the same 10^6 rows
 // -------------------------------
 
@@ -1022,6 +1083,9 @@ BENCHMARK(broadcast_lists_hand)->Name("broadcast_lists/hand")->Unit(benchmark::k
 BENCHMARK(broadcast_lists_strata)->Name("broadcast_lists/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_hand)->Name("across_lists_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_strata)->Name("across_lists_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_lists_sum_threads)->Name("across_lists_sum/strata_threads")->Apply(bench::thread_args);
+BENCHMARK(across_rows_sum_hand)->Name("across_rows_sum/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_rows_sum_strata)->Name("across_rows_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_nanmean_hand)->Name("row_nanmean/hand")->Unit(benchmark::kMillisecond);

@@ -69,10 +69,11 @@ struct Prepared {
   // Evaluation into a JaggedTensor: the leaves are jagged tensors of one shape (run by run,
   // one run per row) and dense tensors whose elements are constant along each row.
   bool jagged_mode = false;
-  bool has_jagged = false;                  // jagged_shape is known
-  Jagged jagged_shape;                      // the shape every jagged leaf must have
-  const void* destination_first = nullptr;  // the destination's first value (jagged mode)
-  std::vector<bool> ragged;                 // one per leaf: a jagged leaf (else a per-row one)
+  bool has_jagged = false;                        // jagged_shape is known
+  Jagged jagged_shape;                            // the shape every jagged leaf must have
+  std::shared_ptr<const ListIndex> jagged_lists;  // its two-level offsets, when a tensor has them
+  const void* destination_first = nullptr;        // the destination's first value (jagged mode)
+  std::vector<bool> ragged;      // one per leaf: a jagged leaf (else a per-row one)
   index_t broadcast_leaves = 0;  // jagged leaves with shallower rows, expanded to jagged_shape
   bool probing = false;          // only finding the jagged shape: dense leaves are skipped
   // Sparse evaluation: sparse leaves are not copied but listed by their stored entries.
@@ -167,16 +168,18 @@ struct Prepared {
     }
     if (!has_jagged) {
       jagged_shape = t.shape();
+      jagged_lists = kept_lists(t);
       has_jagged = true;
     } else if (t.shape().inner_rank() < jagged_shape.inner_rank()) {
-      const std::vector<index_t> sizes = broadcast_rows(t.shape(), jagged_shape);
+      const std::vector<index_t> sizes = broadcast_rows(t.shape(), jagged_shape, jagged_lists);
       if (!probing) {
         add_expanded(t, sizes);
         return;
       }
     } else if (probing && t.shape().inner_rank() > jagged_shape.inner_rank()) {
-      (void)broadcast_rows(jagged_shape, t.shape());
+      (void)broadcast_rows(jagged_shape, t.shape(), kept_lists(t));
       jagged_shape = t.shape();
+      jagged_lists = kept_lists(t);
     } else {
       check_same_rows("jagged expression", jagged_shape, t.shape());
     }
@@ -194,12 +197,22 @@ struct Prepared {
     ragged.push_back(true);
   }
 
+  /// The two-level offsets a tensor of jagged rows of lists keeps (null otherwise: rectangular
+  /// rows have their extents in one table, read in place by sub_row_sizes, and nothing is made
+  /// unless a broadcast needs it).
+  template <class T>
+  static std::shared_ptr<const ListIndex> kept_lists(const JaggedTensor<T>& t) {
+    return t.shape().smooth_rows() ? nullptr : t.list_index();
+  }
+
   /// awkward-array's broadcasting of ragged dimensions: an operand of 1-D rows (`n * var`)
   /// against deeper rows (`n * var * var`, or rectangular rows) of the same outer extents,
   /// where row r of the operand has one element per sub-row of row r of @p deep (along the
   /// row's first mode): that element applies to the whole sub-row. Returns the sub-rows'
-  /// sizes; a ShapeError names both shapes and the first row that does not fit.
-  static std::vector<index_t> broadcast_rows(const Jagged& shallow, const Jagged& deep) {
+  /// sizes (read from @p lists, the deep tensor's two-level offsets, when it has them; else
+  /// from its rows' shapes); a ShapeError names both shapes and the first row that does not fit.
+  static std::vector<index_t> broadcast_rows(const Jagged& shallow, const Jagged& deep,
+                                             const std::shared_ptr<const ListIndex>& lists) {
     if (!std::ranges::equal(shallow.outer_extents(), deep.outer_extents()) ||
         shallow.inner_rank() != 1 || !shallow.smooth_rows()) {
       fail<ShapeError>("jagged expression", "an operand of ", shallow.to_string(),
@@ -209,7 +222,16 @@ struct Prepared {
     }
     std::vector<index_t> sizes;
     std::vector<index_t> counts;
-    sub_row_sizes(deep, sizes, counts);
+    if (lists != nullptr) {
+      counts = lists->counts;
+      const std::span<const index_t> starts = lists->lists.row_starts();
+      sizes.resize(starts.size() - 1);
+      for (std::size_t j = 0; j < sizes.size(); ++j) {
+        sizes[j] = starts[j + 1] - starts[j];
+      }
+    } else {
+      sub_row_sizes(deep, sizes, counts);
+    }
     const std::span<const index_t> lengths = shallow.row_starts();
     for (std::size_t r = 0; r < counts.size(); ++r) {
       if (lengths[r + 1] - lengths[r] != counts[r]) {

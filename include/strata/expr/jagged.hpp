@@ -44,6 +44,7 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   prepared.jagged_mode = true;
   prepared.has_jagged = true;
   prepared.jagged_shape = dst.shape();
+  prepared.jagged_lists = Prepared::kept_lists(dst);
   prepared.shape = Index(dst.shape().outer_extents());
   prepared.destination = dst.buffer().identity();
   prepared.destination_first = dst.data();

@@ -57,12 +57,14 @@ namespace detail {
 /// A Fold across the lists of each row (@p across_rows false: output row r, in parallel over
 /// rows balanced by their sizes) or across the rows (output row i takes list i of every row, in
 /// row order): each output row starts at the fold's init, then every list that meets there is
-/// added into it element by element. @p counts is each row's number of lists, @p lengths every
-/// list's length in storage order, @p widths each output row's length.
+/// added into it element by element. @p index holds each row's number of lists and where every
+/// list starts among the values, @p widths each output row's length.
 template <class R, class T, class F>
-JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const std::vector<index_t>& counts,
-                             const std::vector<index_t>& lengths,
+JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const ListIndex& index,
                              const std::vector<index_t>& widths, bool across_rows, const F& fold) {
+  const std::vector<index_t>& counts = index.counts;
+  const std::span<const index_t> list_starts = index.lists.row_starts();
+  const auto length = [list_starts](std::size_t j) { return list_starts[j + 1] - list_starts[j]; };
   auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
   const std::span<const index_t> out_starts = out.offsets();
   R* const o = out.data();
@@ -75,18 +77,15 @@ JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const std::vector<index_t
       for (index_t j = 0; j < n; ++j, ++list) {
         R* const a = o + out_starts[static_cast<std::size_t>(j)];
         const T* const v = x + value;
-        for (index_t k = 0; k < lengths[list]; ++k) {
+        for (index_t k = 0; k < length(list); ++k) {
           fold.add(a[k], v[k]);
         }
-        value += lengths[list];
+        value += length(list);
       }
     }
     return out;
   }
-  std::vector<index_t> first_list(counts.size() + 1, 0);  // each row's first list
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    first_list[r + 1] = first_list[r] + counts[r];
-  }
+  const std::vector<index_t>& first_list = index.first;  // each row's first list
   const std::span<const index_t> starts = t.offsets();
   parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
     for (index_t r = lo; r < hi; ++r) {
@@ -96,10 +95,10 @@ JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const std::vector<index_t
       const T* v = x + starts[u];
       for (auto j = static_cast<std::size_t>(first_list[u]);
            j < static_cast<std::size_t>(first_list[u + 1]); ++j) {
-        for (index_t k = 0; k < lengths[j]; ++k) {
+        for (index_t k = 0; k < length(j); ++k) {
           fold.add(a[k], v[k]);
         }
-        v += lengths[j];
+        v += length(j);
       }
     }
   });
@@ -141,26 +140,15 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
                      "} takes a tensor of rows of lists (n * var * var), not ", shape.to_string());
   }
   const index_t a = axis.axis < 0 ? axis.axis + 3 : axis.axis;
-  // The lists from the tensor's smooth pieces (one contiguous index, where the rows' shapes are
-  // objects of their own): a jagged row's lists are pieces of rank 1, a row whose lists have
-  // one length is one piece of rank 2.
-  // counts: the number of lists of each row; lengths: every list's length, in storage order.
-  std::vector<index_t> counts(static_cast<std::size_t>(shape.n_rows()), 0);
-  std::vector<index_t> lengths;
-  lengths.reserve(static_cast<std::size_t>(t.n_pieces()));
-  for (index_t p = 0; p < t.n_pieces(); ++p) {
-    const std::span<const index_t> e = t.piece_extents(p);
-    const auto r = static_cast<std::size_t>(t.piece_row(p));
-    if (e.size() == 1) {
-      lengths.push_back(e[0]);
-      ++counts[r];
-    } else {
-      lengths.insert(lengths.end(), static_cast<std::size_t>(e[0]), e[1]);
-      counts[r] += e[0];
-    }
-  }
+  // The two-level offsets the tensor keeps (awkward's layout): counts, each row's number of
+  // lists; list_starts, where each list starts among the values, and the end.
+  const std::shared_ptr<const ListIndex> kept = t.list_index();
+  const ListIndex& index = *kept;
+  const std::vector<index_t>& counts = index.counts;
+  const std::span<const index_t> list_starts = index.lists.row_starts();
+  const auto length = [list_starts](std::size_t j) { return list_starts[j + 1] - list_starts[j]; };
   if (a == 2) {
-    const JaggedTensor<T> lists = t.reshape(Jagged::from_lengths(lengths));  // a view
+    const JaggedTensor<T> lists = t.reshape(index.lists);  // a view
     const Tensor<R> per_list = reduce(lists);
     auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(counts));
     std::copy_n(per_list.data(), per_list.size(), out.data());
@@ -186,16 +174,16 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
       for (index_t j = 0; j < counts[r]; ++j, ++list) {
         f(across_rows ? j : static_cast<index_t>(r), across_rows ? static_cast<index_t>(r) : j,
           list, value);
-        value += lengths[list];
+        value += length(list);
       }
     }
   };
   for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
     index_t& w = widths[static_cast<std::size_t>(o)];
-    w = std::max(w, lengths[list]);
+    w = std::max(w, length(list));
   });
   if constexpr (!std::is_same_v<F, NoFold>) {
-    return folded_lists<R>(t, counts, lengths, widths, across_rows, fold);
+    return folded_lists<R>(t, index, widths, across_rows, fold);
   }
   std::vector<index_t> column_of(widths.size() + 1, 0);  // each output row's first column
   for (std::size_t o = 0; o < widths.size(); ++o) {
@@ -204,7 +192,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   heights.assign(static_cast<std::size_t>(column_of.back()), 0);
   for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
     index_t* const h = heights.data() + column_of[static_cast<std::size_t>(o)];
-    for (index_t k = 0; k < lengths[list]; ++k) {
+    for (index_t k = 0; k < length(list); ++k) {
       ++h[k];
     }
   });
@@ -216,7 +204,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   std::vector<index_t> next(column_starts.begin(), column_starts.end() - 1);  // each's next slot
   for_each_list([&](index_t o, index_t owner, std::size_t list, index_t value) {
     index_t* const at_column = next.data() + column_of[static_cast<std::size_t>(o)];
-    for (index_t k = 0; k < lengths[list]; ++k) {
+    for (index_t k = 0; k < length(list); ++k) {
       const index_t at = at_column[k]++;
       c[at] = x[value + k];
       if (positions) {

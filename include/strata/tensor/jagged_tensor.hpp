@@ -125,6 +125,15 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
   }
 }
 
+/// The lists of a tensor whose rows are lists (one outer axis, rows of rank 2: awkward's
+/// `n * var * var`), as awkward's two-level offsets: each row's number of lists, and the lists
+/// as a `n_lists * var` shape over the values (its row starts are the lists' offsets).
+struct ListIndex {
+  std::vector<index_t> counts;  ///< the number of lists of each row
+  std::vector<index_t> first;   ///< each row's first list, + the number of lists
+  Jagged lists;                 ///< one row per list, in storage order
+};
+
 /// Row lengths of any integer type as an Index: each >= 0, their sum representable.
 template <class R>
 Index checked_lengths(std::string_view operation, const R& lengths) {
@@ -634,6 +643,7 @@ class JaggedTensor {
     out.first_ = 0;
     out.pieces_.reset();
     out.piece_starts_.reset();
+    out.lists_.reset();
     out.index_pieces();
     return out;
   }
@@ -751,6 +761,19 @@ class JaggedTensor {
     }
     return row;
   }
+  /// @cond STRATA_PRIVATE
+  // The two-level offsets of a tensor whose rows are lists (one outer axis, rows of rank 2):
+  // kept when some row is jagged (built with the pieces), made on the spot from the extents
+  // table when every row is rectangular (a batch of matrices need not carry one entry per
+  // matrix row); null for other shapes.
+  [[nodiscard]] std::shared_ptr<const detail::ListIndex> list_index() const {
+    if (lists_ || shape_.outer_rank() != 1 || shape_.inner_rank() != 2) {
+      return lists_;
+    }
+    return make_list_index();
+  }
+  /// @endcond
+
   /// The indices of the ragged modes that lead to piece @p p (the outer index of row p when
   /// rows are smooth; outer index, then the row's own outer index, ... otherwise).
   /// @param p in [0, n_pieces())
@@ -1146,6 +1169,7 @@ class JaggedTensor {
     out.first_ = lo;
     out.pieces_.reset();
     out.piece_starts_.reset();
+    out.lists_.reset();
     out.index_pieces();
     return out;
   }
@@ -1203,6 +1227,12 @@ class JaggedTensor {
     if (shape_.smooth_rows()) {
       return;
     }
+    index_jagged_pieces();
+    if (shape_.outer_rank() == 1 && shape_.inner_rank() == 2) {
+      lists_ = make_list_index();
+    }
+  }
+  void index_jagged_pieces() {
     auto pieces = std::make_shared<std::vector<detail::JaggedPiece>>();
     Index prefix;
     detail::jagged_pieces(shape_, prefix, 0, *pieces);
@@ -1214,6 +1244,33 @@ class JaggedTensor {
     starts->push_back(shape_.size());
     pieces_ = std::move(pieces);
     piece_starts_ = std::move(starts);
+  }
+  // The two-level offsets of rows of lists, read from the smooth pieces (a jagged row's lists
+  // are pieces of rank 1, a rectangular row is one piece of rank 2): one pass over a contiguous
+  // index, where the rows' shapes are objects of their own.
+  [[nodiscard]] std::shared_ptr<const detail::ListIndex> make_list_index() const {
+    auto index = std::make_shared<detail::ListIndex>();
+    const index_t rows = shape_.n_rows();
+    index->counts.assign(static_cast<std::size_t>(rows), 0);
+    std::vector<index_t> lengths;
+    lengths.reserve(static_cast<std::size_t>(n_pieces()));
+    for (index_t p = 0; p < n_pieces(); ++p) {
+      const std::span<const index_t> e = piece_extents(p);
+      const auto r = static_cast<std::size_t>(piece_row(p));
+      if (e.size() == 1) {
+        lengths.push_back(e[0]);
+        ++index->counts[r];
+      } else {
+        lengths.insert(lengths.end(), static_cast<std::size_t>(e[0]), e[1]);
+        index->counts[r] += e[0];
+      }
+    }
+    index->first.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (std::size_t r = 0; r < index->counts.size(); ++r) {
+      index->first[r + 1] = index->first[r] + index->counts[r];
+    }
+    index->lists = Jagged::from_lengths(lengths);
+    return index;
   }
   void check_piece(index_t p) const {
     if (p < 0 || p >= n_pieces()) {
@@ -1270,6 +1327,7 @@ class JaggedTensor {
   index_t first_ = 0;  // the absolute index of the first row along the first outer mode
   std::shared_ptr<const std::vector<detail::JaggedPiece>> pieces_;  // when some row is jagged
   std::shared_ptr<const std::vector<index_t>> piece_starts_;        // their starts, + size()
+  std::shared_ptr<const detail::ListIndex> lists_;  // jagged rows of lists: two-level offsets
 };
 
 /// `JaggedTensor jt(rows)` deduces the element type of nested std::vectors.

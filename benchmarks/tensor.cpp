@@ -261,16 +261,23 @@ void transpose_eigen(benchmark::State& state) {
 void permute_memcpy(benchmark::State& state) {
   copy_memcpy(state);
 }
-/// `dst.assign(src.transpose(perm))` for a float32 tensor of @p shape (256 MiB) on one thread.
-void permute_strata(benchmark::State& state, const strata::Index& shape,
-                    const strata::Index& perm) {
+/// `dst.assign(src.transpose(perm))` for a float32 tensor of @p shape (256 MiB) on one thread;
+/// with @p portable through the portable 4x4 kernels (the AVX-512 ones' baseline).
+void permute_strata(benchmark::State& state, const strata::Index& shape, const strata::Index& perm,
+                    bool portable = false) {
   auto& o = operands();
   const auto src = wrap(o.a, shape).transpose(perm);
   auto dst = wrap(o.b, src.shape());
+  auto& kernels = strata::detail::transpose_kernels();
+  const auto best = kernels;
+  if (portable) {
+    kernels = strata::detail::TransposeKernels::portable;
+  }
   for (auto _ : state) {
     dst.assign(src, strata::seq);
     benchmark::ClobberMemory();
   }
+  kernels = best;
   bytes(state, 2 * NN * sizeof(float));
 }
 /// The same for float64 (128 MiB elements of 8 bytes: the same 256 MiB).
@@ -307,6 +314,21 @@ BENCHMARK_CAPTURE(permute_strata, 4d_1032, strata::Index{64, 64, 128, 128},
 BENCHMARK_CAPTURE(permute_strata, 4d_3210, strata::Index{64, 64, 128, 128},
                   strata::Index{3, 2, 1, 0})
     ->Name("permute/4d_(3,2,1,0)")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 2d_10_p, strata::Index{N, N}, strata::Index{1, 0}, true)
+    ->Name("permute/2d_(1,0)_portable")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 3d_021_p, strata::Index{256, 512, 512}, strata::Index{0, 2, 1},
+                  true)
+    ->Name("permute/3d_(0,2,1)_portable")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 3d_120_p, strata::Index{256, 512, 512}, strata::Index{1, 2, 0},
+                  true)
+    ->Name("permute/3d_(1,2,0)_portable")
+    ->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata, 4d_1032_p, strata::Index{64, 64, 128, 128},
+                  strata::Index{1, 0, 3, 2}, true)
+    ->Name("permute/4d_(1,0,3,2)_portable")
     ->Unit(ms);
 
 BENCHMARK(transpose_naive)->Name("transpose3d/naive")->Unit(ms);

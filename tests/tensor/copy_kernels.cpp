@@ -52,6 +52,23 @@ Dimensions random_destination(std::mt19937_64& rng, const Index& shape) {
   return d;
 }
 
+/// Runs @p f once with each blocked-transpose kernel this processor has (the portable 4x4
+/// blocks, and AVX-512 where present), then restores the best.
+template <class F>
+void for_each_transpose_kernel(F f) {
+  auto& kernels = strata::detail::transpose_kernels();
+  const auto best = kernels;
+  kernels = strata::detail::TransposeKernels::portable;
+  f();
+#if defined(STRATA_TRANSPOSE_AVX512)
+  if (strata::detail::cpu_has_avx512()) {
+    kernels = strata::detail::TransposeKernels::avx512;
+    f();
+  }
+#endif
+  kernels = best;
+}
+
 }  // namespace
 
 TEST_CASE("copy paths are chosen by the jointly reduced maps", "[tensor]") {
@@ -117,8 +134,8 @@ TEST_CASE("the blocked transpose of 8-byte elements takes the scalar tiles", "[t
 
 TEST_CASE("the blocked transpose equals the naive loop on ragged tile edges",
           "[tensor][property]") {
-  for (const index_t rows : {8, 31, 33, 70}) {
-    for (const index_t cols : {8, 32, 45}) {
+  for (const index_t rows : {8, 31, 33, 70, 600}) {
+    for (const index_t cols : {8, 32, 45, 77}) {
       for (const index_t batch : {1, 3}) {
         const Dimensions src = Dimensions{batch, cols, rows}.transpose({0, 2, 1});
         const Dimensions dst{batch, rows, cols};
@@ -127,12 +144,14 @@ TEST_CASE("the blocked transpose equals the naive loop on ragged tile edges",
         std::iota(source.begin(), source.end(), 0);
         const std::vector<int> initial(source.size(), -1);
         const auto expected = naive_copy(initial, dst, source, src);
-        auto out = initial;
-        strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
-        REQUIRE(out == expected);
-        auto seq_out = initial;
-        strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
-        REQUIRE(seq_out == expected);
+        for_each_transpose_kernel([&] {
+          auto out = initial;
+          strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
+          REQUIRE(out == expected);
+          auto seq_out = initial;
+          strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
+          REQUIRE(seq_out == expected);
+        });
       }
     }
   }
@@ -171,12 +190,14 @@ TEST_CASE("the blocked transpose takes any permutation whose unit axes differ",
       std::iota(source.begin(), source.end(), T{0});
       const std::vector<T> initial(static_cast<std::size_t>(span_of(dst)), T{-1});
       const auto expected = naive_copy(initial, dst, source, src);
-      auto seq_out = initial;
-      strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
-      REQUIRE(seq_out == expected);
-      auto par_out = initial;
-      strata::copy_arrays(strata::Parallel{1}, par_out.data(), dst, source.data(), src);
-      REQUIRE(par_out == expected);
+      for_each_transpose_kernel([&] {
+        auto seq_out = initial;
+        strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
+        REQUIRE(seq_out == expected);
+        auto par_out = initial;
+        strata::copy_arrays(strata::Parallel{1}, par_out.data(), dst, source.data(), src);
+        REQUIRE(par_out == expected);
+      });
     };
     check(0);
     check(0.0);
@@ -186,8 +207,11 @@ TEST_CASE("the blocked transpose takes any permutation whose unit axes differ",
 
 TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the naive loop",
           "[tensor]") {
-  // Above transpose_stream_bytes the aligned 4x4 blocks are streamed; a destination offset of
-  // 1 element leaves every block unaligned (plain stores), an offset of 4 aligns them.
+  // Above transpose_stream_bytes the aligned blocks are streamed. The portable kernel streams
+  // 16-byte aligned 4x4 blocks: a destination offset of 1 element leaves every block unaligned
+  // (plain stores), an offset of 4 aligns them. The AVX-512 kernel streams whole cache lines
+  // when a row is a whole number of them (1536 floats, 1024 doubles), after peeling the
+  // columns before each row's first 64-byte boundary (every offset gives another peel).
   const auto check = [](auto zero, index_t rows, index_t cols, index_t offset) {
     using T = decltype(zero);
     const Dimensions src = Dimensions{cols, rows}.transpose();
@@ -205,16 +229,23 @@ TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the n
             source[static_cast<std::size_t>(j * rows + i)];
       }
     }
-    strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
-    // Counted, not compared as vectors (Catch would print millions of elements).
-    std::size_t wrong = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) {
-      wrong += out[i] == expected[i] ? 0 : 1;
-    }
-    REQUIRE(wrong == 0);
+    for_each_transpose_kernel([&] {
+      std::fill(out.begin(), out.end(), T{-1});
+      strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
+      // Counted, not compared as vectors (Catch would print millions of elements).
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < out.size(); ++i) {
+        wrong += out[i] == expected[i] ? 0 : 1;
+      }
+      REQUIRE(wrong == 0);
+    });
   };
   for (const index_t offset : {0, 1, 4}) {
     check(0.0F, 1540, 1548, offset);
     check(0.0, 1100, 1002, offset);
+  }
+  for (const index_t offset : {0, 1, 3, 16, 17}) {
+    check(0.0F, 1400, 1536, offset);
+    check(0.0, 1030, 1024, offset);
   }
 }

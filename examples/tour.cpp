@@ -615,6 +615,15 @@ void contractions() {
             << (tc.to_dense().to_vector() ==
                 strata::einsum("ij,jk->ik", big, big.transpose()).to_vector())
             << "\n";
+  // TiledArray's spelling on tiled tensors: the same tile-by-tile product, written by names
+  // into an existing tiled tensor (here with a permuted tiled term added).
+  strata::LayoutTensor<double> td(strata::Layout::tiled(strata::Smooth{5, 5}, {2, 2}));
+  td("i,k") = ta("i,j") * tb("j,k") + tc("k,i");
+  std::cout << "td(\"i,k\") = ta(\"i,j\") * tb(\"j,k\") + tc(\"k,i\") (" << td.layout()
+            << "): equal to 2 a a^T: "
+            << (td.to_dense().to_vector() ==
+                strata::einsum("ij,jk->ik", 2.0 * big, big.transpose()).to_vector())
+            << "\n";
   // Block-sparse tensors store only their non-zero tiles; a contraction skips every product
   // with a missing tile (and, with a threshold, every product whose norm bound is under it).
   Tensor<double> banded({8, 8});

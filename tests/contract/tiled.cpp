@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+using strata::BlockSparseTensor;
 using strata::Index;
 using strata::index_t;
 using strata::Layout;
@@ -100,6 +101,30 @@ Tensor<double> matrix(std::mt19937_64& rng, index_t m, index_t n) {
     x = static_cast<double>(uniform(rng, -4, 4));
   }
   return t;
+}
+
+/// `"abc"` as label names, `"a,b,c"`.
+std::string names_of(const std::string& letters) {
+  std::string out;
+  for (const char c : letters) {
+    out += out.empty() ? std::string(1, c) : std::string{',', c};
+  }
+  return out;
+}
+
+/// The labelled product of a random problem's 1 to 4 operands, with a scale.
+template <class X>
+auto labelled_product(double scale, std::vector<X>& x, const std::vector<std::string>& n) {
+  switch (x.size()) {
+    case 1:
+      return scale * x[0](n[0]);
+    case 2:
+      return scale * x[0](n[0]) * x[1](n[1]);
+    case 3:
+      return scale * x[0](n[0]) * x[1](n[1]) * x[2](n[2]);
+    default:
+      return scale * x[0](n[0]) * x[1](n[1]) * x[2](n[2]) * x[3](n[3]);
+  }
 }
 
 }  // namespace
@@ -206,4 +231,161 @@ TEST_CASE("tiled contractions reject bad input and write nothing", "[contract]")
   Tensor<double> broadcast = Tensor<double>({1, 2}).broadcast(Index{6, 2});
   check_error<strata::LayoutError>([&] { strata::einsum_into(broadcast, "ij,jk->ik", ta, tc); },
                                    "einsum_into", "cannot be written");
+}
+
+TEST_CASE("the labelled form takes tiled tensors as factors and as destinations",
+          "[contract][property]") {
+  // TiledArray's spelling over random specs: tiled factors into tiled, dense and block-sparse
+  // destinations, `=` and `+=` with a scale, against the naive loop.
+  std::mt19937_64 rng(45);
+  for (int trial = 0; trial < 120; ++trial) {
+    const Problem p = random_problem(rng);
+    std::vector<Tensor<double>> views;
+    std::vector<LayoutTensor<double>> tiled;
+    std::vector<std::string> names;
+    for (std::size_t k = 0; k < p.shapes.size(); ++k) {
+      views.push_back(random_view<double>(rng, p.shapes[k]));
+      tiled.push_back(LayoutTensor<double>::from_dense(Tensor<double>(views.back().copy()),
+                                                       random_layout(rng, p.shapes[k])));
+      names.push_back(names_of(p.inputs[k]));
+    }
+    INFO("trial " << trial << ": " << p.spec());
+    const std::vector<double> want = reference(p, views);
+    // The plan's shape: a label whose operands all have extent 1 there has extent 1.
+    const Index out_shape = with_operands(views, [&](const auto&... op) {
+      return strata::einsum_plan(p.spec(), op...).shape();
+    });
+    const Tensor<double> before = random_view<double>(rng, out_shape).copy();
+    std::vector<double> added = before.to_vector();
+    for (std::size_t i = 0; i < added.size(); ++i) {
+      added[i] += 3 * want[i];
+    }
+    const std::string o = names_of(p.output);
+
+    const Layout layout = random_layout(rng, out_shape);
+    auto c = LayoutTensor<double>::from_dense(before, layout);
+    c(o) = labelled_product(1.0, tiled, names);
+    REQUIRE(c.to_dense().to_vector() == want);
+    auto d = LayoutTensor<double>::from_dense(before, layout);
+    d(o) += labelled_product(3.0, tiled, names);
+    REQUIRE(d.to_dense().to_vector() == added);
+
+    Tensor<double> dense = before.copy();
+    dense(o) += labelled_product(3.0, tiled, names);
+    REQUIRE(dense.to_vector() == added);
+
+    auto sparse = BlockSparseTensor<double>::from_dense(before, random_layout(rng, out_shape));
+    sparse(o) += labelled_product(3.0, tiled, names);
+    REQUIRE(sparse.to_dense().to_vector() == added);
+  }
+}
+
+TEST_CASE("labelled products mix dense, tiled and block-sparse tensors", "[contract]") {
+  std::mt19937_64 rng(46);
+  const Tensor<double> a = matrix(rng, 7, 5);
+  const Tensor<double> b = matrix(rng, 5, 6);
+  Tensor<double> ab({7, 6});  // the plain triple loop
+  for (index_t i = 0; i < 7; ++i) {
+    for (index_t k = 0; k < 6; ++k) {
+      for (index_t j = 0; j < 5; ++j) {
+        ab(i, k) += a(i, j) * b(j, k);
+      }
+    }
+  }
+  auto ta = LayoutTensor<double>::from_dense(a, Layout::tiled(Smooth{7, 5}, {3, 2}));
+  const auto tb = LayoutTensor<double>::from_dense(b, Layout::tiled(Smooth{5, 6}, {2, 4}));
+  LayoutTensor<double> tc(Layout::tiled(Smooth{7, 6}, {4, 4}));
+
+  SECTION("a dense factor beside a tiled one, a const tiled factor") {
+    tc("i,k") = ta("i,j") * b("j,k");
+    CHECK(tc.to_dense().to_vector() == ab.to_vector());
+    const LayoutTensor<double>& read_only = ta;
+    tc("i,k") -= 2.0 * read_only("i,j") * tb("j,k");
+    for (index_t i = 0; i < 7; ++i) {
+      for (index_t k = 0; k < 6; ++k) {
+        REQUIRE(tc.at({i, k}) == -ab(i, k));
+      }
+    }
+  }
+  SECTION("a sum with a permuted tiled term, into a dense destination") {
+    const Tensor<double> d = matrix(rng, 6, 7);
+    const auto td = LayoutTensor<double>::from_dense(d, Layout::tiled(Smooth{6, 7}, {5, 5}));
+    Tensor<double> out({7, 6});
+    out("i,k") = ta("i,j") * tb("j,k") + td("k,i");
+    for (index_t i = 0; i < 7; ++i) {
+      for (index_t k = 0; k < 6; ++k) {
+        REQUIRE(out(i, k) == ab(i, k) + d(k, i));
+      }
+    }
+  }
+  SECTION("a term that reads the tiled destination reads what it held") {
+    const Tensor<double> s = matrix(rng, 5, 5);
+    auto ts = LayoutTensor<double>::from_dense(s, Layout::tiled(Smooth{5, 5}, {2, 3}));
+    ts("i,k") = ts("i,j") * ts("j,k") + ts("k,i");
+    for (index_t i = 0; i < 5; ++i) {
+      for (index_t k = 0; k < 5; ++k) {
+        double want = s(k, i);
+        for (index_t j = 0; j < 5; ++j) {
+          want += s(i, j) * s(j, k);
+        }
+        REQUIRE(ts.at({i, k}) == want);
+      }
+    }
+  }
+  SECTION("element types: float tiles with double tiles, into a float destination") {
+    const auto fa = LayoutTensor<float>::from_dense(strata::evaluate(strata::astype<float>(a)),
+                                                    Layout::tiled(Smooth{7, 5}, {3, 3}));
+    LayoutTensor<float> fc(Layout::tiled(Smooth{7, 6}, {2, 6}));
+    fc("i,k") = fa("i,j") * tb("j,k");
+    for (index_t i = 0; i < 7; ++i) {
+      for (index_t k = 0; k < 6; ++k) {
+        REQUIRE(fc.at({i, k}) == static_cast<float>(ab(i, k)));
+      }
+    }
+  }
+  SECTION("a block-sparse factor: absent tiles read as zeros") {
+    Tensor<double> banded = a.copy();  // rows 3-6 of columns 0-1 zero: two tiles absent
+    for (index_t i = 3; i < 7; ++i) {
+      banded(i, 0) = 0;
+      banded(i, 1) = 0;
+    }
+    const auto sa = BlockSparseTensor<double>::from_dense(banded, ta.layout());
+    REQUIRE(sa.n_stored() == sa.n_tiles() - 2);
+    BlockSparseTensor<double> sc(Layout::tiled(Smooth{7, 6}, {3, 3}));
+    sc("i,k") = sa("i,j") * tb("j,k");
+    const Tensor<double> got = sc.to_dense();
+    for (index_t i = 0; i < 7; ++i) {
+      for (index_t k = 0; k < 6; ++k) {
+        double want = 0;
+        for (index_t j = 0; j < 5; ++j) {
+          want += banded(i, j) * b(j, k);
+        }
+        REQUIRE(got(i, k) == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("labelled tiled assignments reject bad input and write nothing", "[contract]") {
+  std::mt19937_64 rng(47);
+  auto ta =
+      LayoutTensor<double>::from_dense(matrix(rng, 6, 4), Layout::tiled(Smooth{6, 4}, {4, 3}));
+  auto tb =
+      LayoutTensor<double>::from_dense(matrix(rng, 4, 3), Layout::tiled(Smooth{4, 3}, {2, 2}));
+  auto tc =
+      LayoutTensor<double>::from_dense(matrix(rng, 6, 3), Layout::tiled(Smooth{6, 3}, {2, 2}));
+  const auto before = tc.to_dense().to_vector();
+  check_error<strata::ShapeError>([&] { tc("i,k") = ta("i,j,x") * tb("j,k"); }, "labels",
+                                  "'i,j,x' names 3 axes of a tensor of rank 2");
+  check_error<strata::ShapeError>([&] { tc("i,z") = ta("i,j") * tb("j,k"); }, "einsum", "'z'");
+  check_error<strata::ShapeError>([&] { tc("i,k") = ta("i,j") * ta("j,k"); }, "einsum", "'j'");
+  // The first term is fine; in the second, label k has extent 4 where the output's is 3:
+  // nothing is written, not even the first term.
+  check_error<strata::ShapeError>([&] { tc("i,k") = ta("i,j") * tb("j,k") + ta("i,k"); },
+                                  "labelled assignment", "the output has shape [6 3]");
+  CHECK(tc.to_dense().to_vector() == before);
+  Tensor<double> broadcast = Tensor<double>({1, 3}).broadcast(Index{6, 3});
+  check_error<strata::LayoutError>([&] { broadcast("i,k") = ta("i,j") * tb("j,k"); },
+                                   "labelled assignment", "cannot be written");
+  CHECK(tc.to_dense().to_vector() == before);
 }

@@ -2,10 +2,13 @@
 /// The TensorWrapper / TiledArray spelling of contractions: tensors with named axes,
 /// `c("i,k") = a("i,j") * b("j,k")`, `c("i,k") += 2.0 * a("i,j") * b("j,k")`, sums of such
 /// products and permutations (`c("i,j") = a("i,k") * b("k,j") + d("j,i")`). Each product is an
-/// einsum (strata/contract/einsum.hpp) written into the destination with BLAS's alpha and beta.
+/// einsum (strata/contract/einsum.hpp) written into the destination with BLAS's alpha and beta;
+/// dense tensors, tiled LayoutTensors and BlockSparseTensors mix as factors and destinations
+/// (a product with a tiled side runs tile by tile, strata/contract/tiled.hpp).
 #pragma once
 
 #include "strata/contract/einsum.hpp"
+#include "strata/contract/tiled.hpp"
 
 #include <string>
 #include <string_view>
@@ -48,8 +51,9 @@ inline std::vector<std::string> label_names(std::string_view text) {
 template <class R>
 class LabelledProduct;
 
-/// A tensor with named axes, `t("i,j")` (Tensor::operator() with a string): one factor of a
-/// labelled contraction, or the destination it is written into.
+/// A tensor with named axes, `t("i,j")` (operator() with a string on a Tensor, LayoutTensor or
+/// BlockSparseTensor): one factor of a labelled contraction, or the destination it is written
+/// into. It shares the tensor (its buffer or tiles), as a view does.
 /// @tparam T the element type (const for a read-only tensor)
 template <class T>
 class LabelledTensor {
@@ -62,19 +66,35 @@ class LabelledTensor {
   /// @param labels one name per axis, comma-separated (`"i,j"`, `"mu,nu"`)
   /// @throws ShapeError when the number of names is not the rank
   LabelledTensor(Tensor<T> tensor, std::string_view labels)
-      : tensor_(std::move(tensor)), names_(detail::label_names(labels)) {
-    if (static_cast<int>(names_.size()) != tensor_.rank()) {
-      detail::fail<ShapeError>("labels", "'", labels, "' names ", names_.size(),
-                               " axes of a tensor of rank ", tensor_.rank(), " (shape ",
-                               to_string(tensor_.shape()), ")");
-    }
+      : operand_(std::move(tensor)), names_(detail::label_names(labels)) {
+    check_rank(labels);
   }
-  /// The tensor.
-  /// @return it
-  [[nodiscard]] const Tensor<T>& tensor() const noexcept { return tensor_; }
+  /// Names the axes of a tiled tensor: products with it run tile by tile.
+  /// @param tensor the tensor (its buffer shared)
+  /// @param labels one name per axis, comma-separated
+  /// @throws ShapeError when the number of names is not the rank
+  LabelledTensor(LayoutTensor<value_type> tensor, std::string_view labels)
+      : operand_(std::move(tensor)), names_(detail::label_names(labels)) {
+    check_rank(labels);
+  }
+  /// Names the axes of a block-sparse tensor: products skip its absent tiles (and those under
+  /// its threshold, as einsum), and as a destination it stores the tiles a product writes.
+  /// @param tensor the tensor (its tiles shared)
+  /// @param labels one name per axis, comma-separated
+  /// @throws ShapeError when the number of names is not the rank
+  LabelledTensor(BlockSparseTensor<value_type> tensor, std::string_view labels)
+      : operand_(std::move(tensor)), names_(detail::label_names(labels)) {
+    check_rank(labels);
+  }
+  /// The tensor's shape.
+  /// @return its extents
+  [[nodiscard]] const Index& shape() const noexcept { return operand_.shape(); }
   /// The axis names.
   /// @return one per axis
   [[nodiscard]] const std::vector<std::string>& names() const noexcept { return names_; }
+  /// @cond STRATA_PRIVATE
+  [[nodiscard]] const detail::Blocked<T>& operand() const noexcept { return operand_; }
+  /// @endcond
 
   /// Writes a labelled product or sum into the tensor: `c("i,k") = a("i,j") * b("j,k")`.
   /// @param x the product (or sum of products)
@@ -134,10 +154,17 @@ class LabelledTensor {
   template <class U>
   void write(const LabelledProduct<U>& x, double beta) {
     static_assert(!std::is_const_v<T>, "strata: a labelled read-only tensor cannot be written");
-    x.write_into(tensor_, names_, beta);
+    x.write_into(operand_, names_, beta);
+  }
+  void check_rank(std::string_view labels) const {
+    if (names_.size() != operand_.shape().size()) {
+      detail::fail<ShapeError>("labels", "'", labels, "' names ", names_.size(),
+                               " axes of a tensor of rank ", operand_.shape().size(), " (shape ",
+                               to_string(operand_.shape()), ")");
+    }
   }
 
-  Tensor<T> tensor_;
+  detail::Blocked<T> operand_;
   std::vector<std::string> names_;
 };
 
@@ -150,9 +177,9 @@ class LabelledProduct {
  public:
   /// One term: a scale and its factors.
   struct Term {
-    double scale = 1;                             ///< the term's scale
-    std::vector<Tensor<const R>> factors;         ///< the tensors
-    std::vector<std::vector<std::string>> names;  ///< each factor's axis names
+    double scale = 1;                               ///< the term's scale
+    std::vector<detail::Blocked<const R>> factors;  ///< the tensors (dense, tiled or sparse)
+    std::vector<std::vector<std::string>> names;    ///< each factor's axis names
   };
 
   /// One labelled tensor as a product of one factor (a permutation, when assigned).
@@ -161,7 +188,7 @@ class LabelledProduct {
   requires std::is_same_v<std::remove_const_t<U>, R>
   // NOLINTNEXTLINE(google-explicit-constructor): a labelled tensor is a one-factor product.
   LabelledProduct(const LabelledTensor<U>& x) {
-    terms_.push_back(Term{1.0, {Tensor<const R>(x.tensor())}, {x.names()}});
+    terms_.push_back(Term{1.0, {detail::blocked_as<R>(x.operand())}, {x.names()}});
   }
   /// The terms.
   /// @return them
@@ -170,38 +197,66 @@ class LabelledProduct {
   /// @return them
   std::vector<Term>& terms() noexcept { return terms_; }
 
-  /// Writes `dest = sum of terms + beta * dest`, one einsum per term.
+  /// Writes `dest = sum of terms + beta * dest`, one einsum per term: on the dense engine when
+  /// the destination and every factor are dense, tile by tile otherwise.
   /// @param dest the destination
   /// @param names its axis names
   /// @param beta the scale of what it held
   template <class T>
-  void write_into(const Tensor<T>& dest, const std::vector<std::string>& names, double beta) const {
+  void write_into(const detail::Blocked<T>& dest, const std::vector<std::string>& names,
+                  double beta) const {
     using V = std::remove_const_t<T>;
+    constexpr std::string_view operation = "labelled assignment";
     // A factor that reads the destination is copied before any term writes it
     // (`c("i,j") = a("i,k") * b("k,j") + c("j,i")` reads the old c), as NumPy would.
     std::vector<Term> terms = terms_;
-    const void* storage = dest.buffer().identity();
+    bool dense = dest.dense() != nullptr;
     for (Term& term : terms) {
-      for (Tensor<const R>& f : term.factors) {
-        if (f.buffer().identity() == storage) {
-          f.rebind(f.copy());
+      for (detail::Blocked<const R>& f : term.factors) {
+        if (f.identity() == dest.identity()) {
+          f.read_from_copy();
         }
+        dense = dense && f.dense() != nullptr;
       }
     }
-    for (std::size_t t = 0; t < terms.size(); ++t) {
-      const Term& term = terms[t];
-      const ContractionPlan plan =
-          ContractionPlan::make(EinsumSpec::from_names(term.names, names), shapes(term));
-      std::vector<Tensor<const V>> operands;
-      for (const Tensor<const R>& f : term.factors) {
-        if constexpr (std::is_same_v<V, R>) {
-          operands.push_back(f);
-        } else {
-          operands.push_back(evaluate<V>(astype<V>(f)));
-        }
+    // Every term is planned (and so checked) before the first writes.
+    std::vector<ContractionPlan> plans;
+    for (const Term& term : terms) {
+      plans.push_back(
+          ContractionPlan::make(EinsumSpec::from_names(term.names, names), shapes(term)));
+      if (dest.shape() != plans.back().shape()) {
+        detail::fail<ShapeError>(operation, "the output has shape ", to_string(dest.shape()),
+                                 " but ", plans.back().spec().to_string(), " makes ",
+                                 to_string(plans.back().shape()));
       }
-      detail::run_into(par, plan, dest, Scaling{term.scale, t == 0 ? beta : 1.0},
-                       std::move(operands), "labelled assignment");
+    }
+    if (const Tensor<T>* out = dest.dense();
+        !dense && out != nullptr &&
+        (!out->is_writable() || (out->size() > 0 && out->buffer().data() == nullptr))) {
+      detail::fail<LayoutError>(operation, "the output ", out->dims(),
+                                " cannot be written block by block (several indices share an "
+                                "address, or it has no array)");
+    }
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+      const Scaling scaling{terms[t].scale, t == 0 ? beta : 1.0};
+      if (dense) {
+        std::vector<Tensor<const V>> operands;
+        for (const detail::Blocked<const R>& f : terms[t].factors) {
+          if constexpr (std::is_same_v<V, R>) {
+            operands.push_back(*f.dense());
+          } else {
+            operands.push_back(evaluate<V>(astype<V>(*f.dense())));
+          }
+        }
+        detail::run_into(par, plans[t], *dest.dense(), scaling, std::move(operands), operation);
+      } else {
+        std::vector<detail::Blocked<const V>> operands;
+        for (const detail::Blocked<const R>& f : terms[t].factors) {
+          operands.push_back(detail::blocked_as<V>(f));
+        }
+        detail::run_tiled<V>(par, plans[t], std::move(operands), dest,
+                             static_cast<V>(scaling.alpha), static_cast<V>(scaling.beta));
+      }
     }
   }
 
@@ -251,7 +306,7 @@ LabelledProduct<R> as_product(const X& x) {
     for (const auto& term : p.terms()) {
       typename LabelledProduct<R>::Term t{term.scale, {}, term.names};
       for (const auto& f : term.factors) {
-        t.factors.push_back(Tensor<const R>(evaluate<R>(astype<R>(f))));
+        t.factors.push_back(blocked_as<R>(f));
       }
       out.terms().push_back(std::move(t));
     }

@@ -84,6 +84,21 @@ class Blocked {
       }
     }
   }
+  /// The dense view, when this is one.
+  /// @return it, or nullptr for a tiled or block-sparse tensor
+  [[nodiscard]] const Tensor<T>* dense() const noexcept {
+    return tiled_ || sparse_ ? nullptr : &whole_;
+  }
+  /// The tiled tensor, when this is one.
+  /// @return it, or nullptr
+  [[nodiscard]] const LayoutTensor<R>* layout_tensor() const noexcept {
+    return tiled_ ? &*tiled_ : nullptr;
+  }
+  /// The block-sparse tensor, when this is one.
+  /// @return it, or nullptr
+  [[nodiscard]] const BlockSparseTensor<R>* block_sparse() const noexcept {
+    return sparse_ ? &*sparse_ : nullptr;
+  }
   /// The storage's identity (to find an operand that shares the destination's).
   /// @return the buffer's identity
   [[nodiscard]] const void* identity() const noexcept {
@@ -171,6 +186,32 @@ BlockSparseTensor<R> converted_tiles(const BlockSparseTensor<T>& x) {
     assign_expression(seq, out.insert(p), astype<R>(x.piece(p)));
   }
   return out;
+}
+
+/// A blocked operand read-only and as element type R: the same tensor when its element type is
+/// R, a converted copy otherwise.
+template <class R, class T>
+Blocked<const R> blocked_as(const Blocked<T>& x) {
+  using E = std::remove_const_t<T>;
+  if (const auto* tiled = x.layout_tensor()) {
+    if constexpr (std::is_same_v<E, R>) {
+      return Blocked<const R>(*tiled);
+    } else {
+      return Blocked<const R>(converted_tiles<R>(*tiled));
+    }
+  }
+  if (const auto* sparse = x.block_sparse()) {
+    if constexpr (std::is_same_v<E, R>) {
+      return Blocked<const R>(*sparse);
+    } else {
+      return Blocked<const R>(converted_tiles<R>(*sparse));
+    }
+  }
+  if constexpr (std::is_same_v<E, R>) {
+    return Blocked<const R>(Tensor<const R>(*x.dense()));
+  } else {
+    return Blocked<const R>(Tensor<const R>(evaluate<R>(astype<R>(*x.dense()))));
+  }
 }
 
 /// An operand of a tiled contraction: a LayoutTensor or BlockSparseTensor as its tiles

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -138,6 +139,26 @@ class BlockSparseTensor {
   /// @return the shape
   [[nodiscard]] Index shape() const {
     return Index(layout().logical().extents().begin(), layout().logical().extents().end());
+  }
+
+  /// Names this tensor's axes for a labelled contraction (TiledArray's spelling):
+  /// `c("i,k") = a("i,j") * b("j,k")` runs tile by tile (strata/contract/labelled.hpp).
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (writable; it shares the tiles)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<T> operator()(const S& labels) {
+    return LabelledTensor<T>(*this, std::string_view(labels));
+  }
+  /// Names the axes of a const tensor: a read-only factor.
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (read-only)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<const T> operator()(const S& labels) const {
+    return LabelledTensor<const T>(*this, std::string_view(labels));
   }
   /// The number of elements (stored or not).
   /// @return the size

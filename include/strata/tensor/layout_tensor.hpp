@@ -9,6 +9,7 @@
 #include "strata/parallel/policy.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -91,6 +92,26 @@ class LayoutTensor {
   /// The number of elements.
   /// @return the size
   [[nodiscard]] index_t size() const noexcept { return layout_.size(); }
+
+  /// Names this tensor's axes for a labelled contraction (TiledArray's spelling):
+  /// `c("i,k") = a("i,j") * b("j,k")` runs tile by tile (strata/contract/labelled.hpp).
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (writable; it shares the buffer)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<T> operator()(const S& labels) {
+    return LabelledTensor<T>(*this, std::string_view(labels));
+  }
+  /// Names the axes of a const tensor: a read-only factor.
+  /// @param labels one name per axis, comma-separated
+  /// @return the labelled tensor (read-only)
+  /// @throws ShapeError when the number of names is not the rank
+  template <class S>
+  requires std::is_convertible_v<const S&, std::string_view>
+  [[nodiscard]] LabelledTensor<const T> operator()(const S& labels) const {
+    return LabelledTensor<const T>(*this, std::string_view(labels));
+  }
 
   /// Reads an element by logical index.
   /// @param index one index per mode

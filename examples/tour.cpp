@@ -680,9 +680,8 @@ void jagged() {
   const strata::ListArray<float> tails = lists.slice_each(1, {}).take_rows({4, 0, 0});
   std::cout << "ListArray [:, 1:] of rows 4, 0, 0: " << tails << " (starts "
             << strata::to_string(tails.starts()) << ", stops " << strata::to_string(tails.stops())
-            << ", the values shared: " << std::boolalpha
-            << (tails.values().data() == scores.data()) << "); packed: " << tails.to_jagged()
-            << "\n";
+            << ", the values shared: " << std::boolalpha << (tails.values().data() == scores.data())
+            << "); packed: " << tails.to_jagged() << "\n";
   // Other ways in: lengths of any integer type + values, a padded tensor + lengths or a mask.
   const auto from_lengths =
       JaggedTensor<double>::from_lengths(std::vector<int>{2, 0, 1}, {0.5, 1.5, 2.5});
@@ -763,6 +762,12 @@ void jagged() {
   JaggedTensor<float> softmax = strata::exp(centred - strata::max(centred, 1));
   softmax /= strata::sum(softmax, 1);
   std::cout << "centred: " << centred << "\nsoftmax: " << softmax << "\n";
+  // A dense operand with one more axis is a regular axis (awkward's RegularArray): it meets
+  // rows that all have its length, element by element.
+  const JaggedTensor<float> pairs(std::vector<std::vector<float>>{{1, 2}, {3, 4}, {5, 6}});
+  const Tensor<float> regular{{1, 0}, {0, 1}, {2, 2}};
+  std::cout << pairs << " * " << regular << " (regular) = " << JaggedTensor<float>(pairs * regular)
+            << "\n";
   // The same with the reductions inside the expressions (strata::rows): each row is reduced
   // while the statement walks it, so each statement is one parallel pass, as the hand loop.
   JaggedTensor<float> fused = strata::exp(scores - strata::rows::max(scores));

@@ -730,3 +730,88 @@ TEST_CASE("broadcasting rejects operands that do not fit and writes nothing", "[
   CHECK(strata::to_string(target) == "[[[1, 2], [3]], [], [[4, 5, 6]]]");
   CHECK(strata::to_string(shallow) == "[[10, 20], [], [30]]");
 }
+
+TEST_CASE("a dense operand with a regular axis broadcasts against rows of its length",
+          "[expr][jagged][property]") {
+  // awkward: ak.Array([[1, 2, 3], [4, 5, 6]]) + np.array([[10, 20, 30], [40, 50, 60]]) is
+  // [[11, 22, 33], [44, 55, 66]]: the NumPy array is a RegularArray, and a regular axis meets
+  // var lists that all have its length.
+  const JaggedTensor<int> small(std::vector<std::vector<int>>{{1, 2, 3}, {4, 5, 6}});
+  const Tensor<int> grid{{10, 20, 30}, {40, 50, 60}};
+  CHECK(strata::to_string(JaggedTensor<int>(small + grid)) == "[[11, 22, 33], [44, 55, 66]]");
+
+  std::mt19937 rng(29);
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto n = static_cast<index_t>(rng() % 6);
+    const auto length = static_cast<index_t>(rng() % 5);
+    Rows rows(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(length)));
+    for (auto& row : rows) {
+      for (double& x : row) {
+        x = static_cast<double>(rng() % 9) - 4.0;
+      }
+    }
+    const JaggedTensor t(rows);
+    // The dense operand as a view: transposed storage, a flip, a broadcast outer axis, or an
+    // index array along the regular axis (read through a copy).
+    Tensor<double> stored(Index{length, n});
+    for (auto&& x : stored) {
+      x = static_cast<double>(rng() % 7) - 3.0;
+    }
+    const int kind = static_cast<int>(rng() % 4);
+    Tensor<double> dense = stored.transpose();  // [n, length], strides [1, n]
+    if (kind == 1) {
+      dense.rebind(dense.reverse(Index{1}));
+    } else if (kind == 2 && n > 0) {
+      dense.rebind(dense.select({Range{0, 1}, strata::all}).broadcast(Index{n, length}));
+    } else if (kind == 3 && length > 0) {
+      std::vector<index_t> order;
+      for (index_t i = length; i-- > 0;) {
+        order.push_back(i);
+      }
+      dense.rebind(dense.select({strata::Selector(strata::all), strata::Selector(order)}));
+    }
+    Tensor<double> per_row(Index{n});
+    for (index_t r = 0; r < n; ++r) {
+      per_row(r) = static_cast<double>(r);
+    }
+    INFO("trial " << trial << ": " << n << " rows of " << length << ", kind " << kind);
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        const JaggedTensor<double> got = t * dense + per_row - strata::sum(t, 1);
+        JaggedTensor<double> in_place = t.copy();
+        in_place += dense;
+        for (index_t r = 0; r < n; ++r) {
+          double total = 0;
+          for (const double x : rows[static_cast<std::size_t>(r)]) {
+            total += x;
+          }
+          for (index_t i = 0; i < length; ++i) {
+            const double x = rows[static_cast<std::size_t>(r)][static_cast<std::size_t>(i)];
+            REQUIRE(got.at({r, i}) == x * dense(r, i) + static_cast<double>(r) - total);
+            REQUIRE(in_place.at({r, i}) == x + dense(r, i));
+          }
+        }
+      });
+    }
+  }
+
+  SECTION("several outer modes: the regular axis after them") {
+    const auto t = JaggedTensor<int>::from_values({1, 2, 3, 4, 5, 6, 7, 8},
+                                                  Jagged::from_extents({2, 2}, 1, {2, 2, 2, 2}));
+    const Tensor<int> cube{{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}};
+    CHECK(strata::to_string(JaggedTensor<int>(t * cube)) ==
+          "[[[0, 2], [6, 12]], [[20, 30], [42, 56]]]");
+  }
+  SECTION("rows of other lengths: BroadcastError naming the row, nothing written") {
+    JaggedTensor<double> ragged(Rows{{1, 2, 3}, {4, 5, 6}, {7, 8}});
+    const Tensor<double> wide(Index{3, 3});
+    strata::test::check_error<strata::BroadcastError>([&] { ragged += wide; }, "jagged expression",
+                                                      "regular axis of 3 but row 2");
+    strata::test::check_error<strata::BroadcastError>(
+        [&] { (void)JaggedTensor<double>(ragged * wide); }, "jagged expression", "has length 2");
+    const Tensor<double> narrow(Index{3, 2});
+    strata::test::check_error<strata::BroadcastError>([&] { ragged += narrow; },
+                                                      "jagged expression", "row 0");
+    CHECK(strata::to_string(ragged) == "[[1, 2, 3], [4, 5, 6], [7, 8]]");
+  }
+}

@@ -73,7 +73,10 @@ struct Prepared {
   Jagged jagged_shape;                            // the shape every jagged leaf must have
   std::shared_ptr<const ListIndex> jagged_lists;  // its two-level offsets, when a tensor has them
   const void* destination_first = nullptr;        // the destination's first value (jagged mode)
-  std::vector<bool> ragged;      // one per leaf: a jagged leaf (else a per-row one)
+  std::vector<bool> ragged;  // one per leaf: a jagged leaf (else a per-row one)
+  // Dense leaves with a regular axis (awkward's RegularArray against `n * var` rows that all
+  // have its length): the leaf's number and its stride along the row.
+  std::vector<std::pair<std::size_t, index_t>> regular;
   index_t broadcast_leaves = 0;  // jagged leaves with shallower rows, expanded to jagged_shape
   bool probing = false;          // only finding the jagged shape: dense leaves are skipped
   // Sparse evaluation: sparse leaves are not copied but listed by their stored entries.
@@ -82,7 +85,9 @@ struct Prepared {
 
   /// A dense leaf's map as evaluation walks it: broadcast to the output's shape (NumPy's
   /// rule), or in jagged mode, to the outer modes with left alignment (awkward's rule: its
-  /// leading modes meet the outer modes, and any further modes must have extent 1).
+  /// leading modes meet the outer modes, and any further modes must have extent 1), or, for
+  /// `n * var` rows that all have one length L, to the outer modes and L (a regular axis of
+  /// extent L after the outer modes: awkward's RegularArray broadcast against var).
   [[nodiscard]] Dimensions walked(const Dimensions& dims) const {
     if (!jagged_mode) {
       return dims.broadcast(shape);
@@ -95,6 +100,28 @@ struct Prepared {
     bool fits = true;
     for (std::size_t k = 0; k < extents.size(); ++k) {
       fits = fits && (extents[k] == 1 || (k < o && extents[k] == outer[k]));
+    }
+    if (!fits && extents.size() == o + 1 && jagged.inner_rank() == 1) {
+      // A regular last axis: every row must have its length.
+      bool leading = true;
+      for (std::size_t k = 0; k < o; ++k) {
+        leading = leading && (extents[k] == 1 || extents[k] == outer[k]);
+      }
+      const index_t length = extents[o];
+      const std::span<const index_t> starts = jagged.row_starts();
+      for (std::size_t r = 0; leading && r + 1 < starts.size(); ++r) {
+        if (starts[r + 1] - starts[r] != length) {
+          fail<BroadcastError>("jagged expression", "a dense operand of shape ", to_string(extents),
+                               " has a regular axis of ", length, " but row ", r, " of ",
+                               jagged.to_string(), " has length ", starts[r + 1] - starts[r],
+                               " (a regular axis broadcasts only against rows of its length)");
+        }
+      }
+      if (leading) {
+        Index full = outer;
+        full.push_back(length);
+        return dims.broadcast(full);
+      }
     }
     if (!fits) {
       fail<BroadcastError>("jagged expression", "a dense operand of shape ", to_string(extents),
@@ -143,16 +170,26 @@ struct Prepared {
     }
     const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
                           !(destination_map != nullptr && t.dims() == *destination_map);
-    if (t.buffer().data() == nullptr || overlaps) {
-      auto copy = std::make_shared<Tensor<T>>(parallel ? t.copy(par) : t.copy(seq));
+    Tensor<const T> source = t;
+    const auto read_from_copy = [&] {
+      auto copy = std::make_shared<Tensor<T>>(parallel ? source.copy(par) : source.copy(seq));
       kept.push_back(copy);
-      maps.push_back(walked(copy->dims()));
-      data.push_back(copy->buffer().data());
-      ragged.push_back(false);
-      return;
+      source.rebind(Tensor<const T>(*copy));
+    };
+    if (t.buffer().data() == nullptr || overlaps) {
+      read_from_copy();
     }
-    maps.push_back(walked(t.dims()));
-    data.push_back(t.buffer().data());
+    Dimensions map = walked(source.dims());
+    if (jagged_mode && map.rank() > static_cast<int>(shape.size())) {
+      // A regular axis: read with one stride along each row (from a copy when it has none).
+      if (!map.axes().back().is_plain()) {
+        read_from_copy();
+        map = walked(source.dims());
+      }
+      regular.emplace_back(maps.size(), map.axes().back().stride);
+    }
+    maps.push_back(std::move(map));
+    data.push_back(source.buffer().data());
     ragged.push_back(false);
   }
 
@@ -623,6 +660,24 @@ inline Index broadcast_all(std::string_view operation, std::initializer_list<Ind
   return out;
 }
 
+/// The broadcast shape of the dense operands of a jagged expression, aligned on the left as
+/// awkward-array aligns them (their leading modes meet the outer modes; a `[n, 3]` regular
+/// operand meets a `[n]` per-row one): shorter shapes are padded with 1 on the right.
+inline Index broadcast_left(std::string_view operation, std::initializer_list<Index> shapes) {
+  std::size_t rank = 0;
+  for (const Index& s : shapes) {
+    rank = std::max(rank, s.size());
+  }
+  Index out;
+  bool first = true;
+  for (Index s : shapes) {
+    s.resize(rank, 1);
+    out = first ? s : broadcast_shapes(out, s, operation);
+    first = false;
+  }
+  return out;
+}
+
 /// The leaf offsets of the children of an n-ary node: child k's first leaf.
 template <class... C>
 constexpr std::array<std::size_t, sizeof...(C) + 1> leaf_offsets() {
@@ -663,7 +718,10 @@ class MapExpr : public detail::ExpressionTag {
         op_(std::move(op)),
         children_(std::move(children)...),
         shape_(std::apply(
-            [this](const auto&... c) { return detail::broadcast_all(name_, {c.shape()...}); },
+            [this](const auto&... c) {
+              return jagged ? detail::broadcast_left(name_, {c.shape()...})
+                            : detail::broadcast_all(name_, {c.shape()...});
+            },
             children_)) {}
 
   /// An expression is a lazy tree of a fixed type: `auto y = x * 2; y = exp(y);` cannot rebind

@@ -52,26 +52,44 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   e.prepare(prepared);
   const std::span<const index_t> starts = dst.offsets();
   T* const out = dst.data();
-  parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
-    RunState<N> run;
-    for (std::size_t m = 0; m < N; ++m) {
-      run.data[m] = prepared.data[m];
-      run.stride[m] = prepared.ragged[m] ? 1 : 0;
-    }
-    for (index_t r = lo; r < hi; ++r) {
-      const index_t begin = starts[static_cast<std::size_t>(r)];
-      const index_t count = starts[static_cast<std::size_t>(r) + 1] - begin;
+  // Dense leaves read one value per row (run_constant), unless one has a regular axis: then
+  // every dense leaf reads by its step along the row (0 for those constant along it).
+  const int outer_rank = static_cast<int>(prepared.shape.size());
+  const auto rows = [&](auto unit) {
+    parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
+      RunState<N> run;
       for (std::size_t m = 0; m < N; ++m) {
-        run.start[m] = prepared.ragged[m] ? begin : prepared.maps[m].global_to_local(r);
+        run.data[m] = prepared.data[m];
+        run.stride[m] = prepared.ragged[m] ? 1 : 0;
       }
-      run.length = count;
-      const auto value = e.template bind<0, run_constant>(run);
-      T* const o = out + begin;
-      for (index_t t = 0; t < count; ++t) {
-        o[t] = static_cast<T>(value(t));
+      for (const auto& [m, step] : prepared.regular) {
+        run.stride[m] = step;
       }
-    }
-  });
+      for (index_t r = lo; r < hi; ++r) {
+        const index_t begin = starts[static_cast<std::size_t>(r)];
+        const index_t count = starts[static_cast<std::size_t>(r) + 1] - begin;
+        for (std::size_t m = 0; m < N; ++m) {
+          run.start[m] = prepared.ragged[m] || prepared.maps[m].rank() > outer_rank
+                             ? begin
+                             : prepared.maps[m].global_to_local(r);
+        }
+        for (const auto& [m, step] : prepared.regular) {
+          run.start[m] = count > 0 ? prepared.maps[m].global_to_local(r * count) : 0;
+        }
+        run.length = count;
+        const auto value = e.template bind<0, decltype(unit)::value>(run);
+        T* const o = out + begin;
+        for (index_t t = 0; t < count; ++t) {
+          o[t] = static_cast<T>(value(t));
+        }
+      }
+    });
+  };
+  if (prepared.regular.empty()) {
+    rows(std::integral_constant<int, run_constant>{});
+  } else {
+    rows(std::integral_constant<int, run_strided>{});
+  }
 }
 
 /// The jagged shape of an expression's jagged leaves (checked to be one).

@@ -401,6 +401,38 @@ void across_rows_sum_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// The reductions across lists and rows that are not one value at a time (mean, var, argmax:
+// column reductions over the columns the lists make, folded as they come), beside sum's fold.
+void across_lists_var_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto v = strata::var(t, strata::ListAxis{-2});
+    benchmark::DoNotOptimize(v.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void across_lists_argmax_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto at = strata::argmax(t, strata::ListAxis{-2});
+    benchmark::DoNotOptimize(at.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void across_rows_mean_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    auto means = strata::mean(t, strata::ListAxis{0});
+    benchmark::DoNotOptimize(means.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 // ---- per-row variance (two passes, as NumPy) of the same 10^6 rows
 // -------------------------------
 
@@ -1086,6 +1118,11 @@ BENCHMARK(across_lists_sum_strata)->Name("across_lists_sum/strata")->Unit(benchm
 BENCHMARK(across_lists_sum_threads)->Name("across_lists_sum/strata_threads")->Apply(bench::thread_args);
 BENCHMARK(across_rows_sum_hand)->Name("across_rows_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_rows_sum_strata)->Name("across_rows_sum/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_lists_var_strata)->Name("across_lists_var/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(across_lists_argmax_strata)
+    ->Name("across_lists_argmax/strata")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(across_rows_mean_strata)->Name("across_rows_mean/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_hand)->Name("row_var/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_var_strata)->Name("row_var/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_nanmean_hand)->Name("row_nanmean/hand")->Unit(benchmark::kMillisecond);

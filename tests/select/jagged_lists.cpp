@@ -65,7 +65,8 @@ double mean_of(const Group& g) {
   return g.empty() ? kNan : sum_of(g) / static_cast<double>(g.size());
 }
 
-double var_of(const Group& g) {
+/// NumPy's variance: the squares' sum over max(n - ddof, 0) (0 / 0 is NaN, s / 0 infinity).
+double var_of(const Group& g, index_t ddof = 0) {
   if (g.empty()) {
     return kNan;
   }
@@ -74,7 +75,7 @@ double var_of(const Group& g) {
   for (const auto& p : g) {
     s += (p.second - m) * (p.second - m);
   }
-  return s / static_cast<double>(g.size());
+  return s / static_cast<double>(std::max<index_t>(static_cast<index_t>(g.size()) - ddof, 0));
 }
 
 /// The position of the first best value (the first NaN when there is one), -1 for none.
@@ -150,7 +151,11 @@ std::vector<Case> cases() {
       STRATA_CASE(
           "argmax", [](const Group& g) { return static_cast<double>(best_of(g, true)); },
           strata::argmax(t, axis)),
-      STRATA_CASE("var", var_of, strata::var(t, axis)),
+      STRATA_CASE(
+          "var", [](const Group& g) { return var_of(g); }, strata::var(t, axis)),
+      STRATA_CASE(
+          "var, ddof 1", [](const Group& g) { return var_of(g, 1); },
+          strata::var(t, axis, strata::Ddof{1})),
       STRATA_CASE(
           "std", [](const Group& g) { return std::sqrt(var_of(g)); }, strata::std(t, axis)),
       STRATA_CASE(
@@ -182,6 +187,9 @@ std::vector<Case> cases() {
       STRATA_CASE(
           "nanstd", [](const Group& g) { return std::sqrt(var_of(without_nan(g))); },
           strata::nanstd(t, axis)),
+      STRATA_CASE(
+          "nanstd, ddof 1", [](const Group& g) { return std::sqrt(var_of(without_nan(g), 1)); },
+          strata::nanstd(t, axis, strata::Ddof{1})),
       STRATA_CASE(
           "nanmin", [](const Group& g) { return extreme_of(without_nan(g), false); },
           strata::nanmin(t, axis)),

@@ -265,12 +265,34 @@ Tensor<Acc> fold_columns(const JaggedTensor<T>& t, Acc init, Add add) {
   return out;
 }
 
-/// How many rows of a `n * var` tensor have an element at each position (>= 1 below the
-/// longest row).
+/// The columns of a `n * var` tensor along its outer axis (position k of every row that has
+/// one), as the column reductions below take them. A columns object C has `C::value_type`,
+/// `size()` (the number of columns) and `columns(init, add)`, which folds every value x of
+/// column k that `owner` contributes (here the row) by `add(acc[k], x, owner, k)` in a fixed
+/// order and returns the accumulators as a dense 1-D tensor. strata/select/jagged_lists.hpp
+/// has the other kind: the columns that the lists of a `n * var * var` tensor make.
 template <class T>
-Tensor<index_t> column_counts(const JaggedTensor<T>& t) {
-  return fold_columns<index_t>(
-      t, index_t{0}, [](index_t& c, const T& /*x*/, index_t /*r*/, index_t /*k*/) { ++c; });
+struct OuterColumns {
+  using value_type = T;      ///< the values folded
+  const JaggedTensor<T>& t;  ///< the `n * var` tensor
+
+  /// The number of columns: the longest row's length.
+  index_t size() const { return longest_row(t); }
+  /// fold_columns(t, init, add).
+  template <class Acc, class Add>
+  Tensor<Acc> operator()(Acc init, Add add) const {
+    return fold_columns<Acc>(t, init, add);
+  }
+};
+/// `OuterColumns{t}` without the template argument (clang 14 deduces no aggregate's).
+template <class T>
+OuterColumns(const JaggedTensor<T>&) -> OuterColumns<T>;
+
+/// How many values each column holds (>= 1 below the longest row for OuterColumns).
+template <class C>
+Tensor<index_t> column_counts(const C& columns) {
+  return columns(index_t{0},
+                 [](index_t& c, const auto& /*x*/, index_t /*owner*/, index_t /*k*/) { ++c; });
 }
 
 /// A result along the outer axis, with keepdims' leading 1 (`[1, longest]`).
@@ -312,19 +334,60 @@ R row_variance(const T* x, index_t n, index_t ddof) {
   return squares / static_cast<R>(std::max<index_t>(n - ddof, 0));
 }
 
-/// The variances along the outer axis of a `n * var` tensor (two passes per position).
-template <class R, class T>
-Tensor<R> column_variance(const JaggedTensor<T>& t, index_t ddof) {
-  const Tensor<index_t> counts = column_counts(t);
-  Tensor<R> means = fold_columns<R>(
-      t, R{}, [](R& acc, const T& x, index_t /*r*/, index_t /*k*/) { acc += static_cast<R>(x); });
-  for (index_t k = 0; k < means.size(); ++k) {
-    means.data()[k] /= static_cast<R>(counts.data()[k]);
+/// How many values that are not NaN each column holds.
+template <class C>
+Tensor<index_t> column_counts_skipping_nan(const C& columns) {
+  return columns(index_t{0}, [](index_t& c, const auto& x, index_t /*owner*/, index_t /*k*/) {
+    c += is_nan(x) ? 0 : 1;
+  });
+}
+
+/// The mean of each column in R, given its @p counts: the sum in column order over the count
+/// (NaN for none); of the values that are not NaN when @p SkipNan. (Sums and counts fold in
+/// two passes into two arrays: one array of (sum, count) pairs is larger than glibc's mmap
+/// threshold sooner, and fresh pages cost more than the second pass.)
+template <class R, bool SkipNan = false, class C>
+Tensor<R> column_means(const C& columns, const Tensor<index_t>& counts) {
+  Tensor<R> out = columns(R{}, [](R& a, const auto& x, index_t /*owner*/, index_t /*k*/) {
+    if (!SkipNan || !is_nan(x)) {
+      a += static_cast<R>(x);
+    }
+  });
+  for (index_t k = 0; k < out.size(); ++k) {
+    out.data()[k] /= static_cast<R>(counts.data()[k]);
   }
+  return out;
+}
+
+/// The range (maximum less minimum, NaN when the column holds one) of each column.
+template <class C>
+Tensor<typename C::value_type> column_ptp(const C& columns) {
+  using T = typename C::value_type;
+  Tensor<T> lo = columns(extreme<T>(true), [](T& a, const T& x, index_t /*owner*/, index_t /*k*/) {
+    a = extreme_of(a, x, false);
+  });
+  const Tensor<T> hi = columns(
+      extreme<T>(false),
+      [](T& a, const T& x, index_t /*owner*/, index_t /*k*/) { a = extreme_of(a, x, true); });
+  for (index_t k = 0; k < lo.size(); ++k) {
+    lo.data()[k] = static_cast<T>(hi.data()[k] - lo.data()[k]);
+  }
+  return lo;
+}
+
+/// The variance of each column (two passes, as NumPy), dividing by max(count - ddof, 0); of
+/// the values that are not NaN when @p SkipNan.
+template <class R, bool SkipNan = false, class C>
+Tensor<R> column_variance(const C& columns, index_t ddof) {
+  const Tensor<index_t> counts =
+      SkipNan ? column_counts_skipping_nan(columns) : column_counts(columns);
+  const Tensor<R> means = column_means<R, SkipNan>(columns, counts);
   const R* const m = means.data();
-  Tensor<R> out = fold_columns<R>(t, R{}, [m](R& acc, const T& x, index_t /*r*/, index_t k) {
-    const R d = static_cast<R>(x) - m[k];
-    acc += d * d;
+  Tensor<R> out = columns(R{}, [m](R& acc, const auto& x, index_t /*owner*/, index_t k) {
+    if (!SkipNan || !is_nan(x)) {
+      const R d = static_cast<R>(x) - m[k];
+      acc += d * d;
+    }
   });
   for (index_t k = 0; k < out.size(); ++k) {
     out.data()[k] /= static_cast<R>(std::max<index_t>(counts.data()[k] - ddof, 0));
@@ -332,20 +395,20 @@ Tensor<R> column_variance(const JaggedTensor<T>& t, index_t ddof) {
   return out;
 }
 
-/// The row of the best element at each position along the outer axis of a `n * var` tensor
-/// under `better(a, b)` (a strict order): the first best, the first NaN when there is one
-/// (NumPy's argmin / argmax along axis 0, awkward's row numbers).
-template <class T, class Better>
-Tensor<index_t> column_best(const JaggedTensor<T>& t, Better better) {
-  Tensor<T> best(Index{longest_row(t)});
+/// The owner (for OuterColumns the row) of the best value of each column under
+/// `better(a, b)` (a strict order): the first best, the first NaN when there is one (NumPy's
+/// argmin / argmax along axis 0, awkward's row numbers); -1 for an empty column.
+template <class C, class Better>
+Tensor<index_t> column_best(const C& columns, Better better) {
+  using T = typename C::value_type;
+  Tensor<T> best(Index{columns.size()});
   T* const b = best.data();
-  return fold_columns<index_t>(t, index_t{-1},
-                               [b, &better](index_t& at, const T& x, index_t r, index_t k) {
-                                 if (at < 0 || (!is_nan(b[k]) && (is_nan(x) || better(x, b[k])))) {
-                                   at = r;
-                                   b[k] = x;
-                                 }
-                               });
+  return columns(index_t{-1}, [b, &better](index_t& at, const T& x, index_t owner, index_t k) {
+    if (at < 0 || (!is_nan(b[k]) && (is_nan(x) || better(x, b[k])))) {
+      at = owner;
+      b[k] = x;
+    }
+  });
 }
 
 // The per-row kernels of the reductions along the ragged modes: `kernel(x, n)` reduces the n
@@ -599,13 +662,9 @@ template <class T>
 auto mean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   using R = detail::jagged_mean_t<T>;
   if (detail::outer_axis("mean", t.shape(), axes)) {
-    Tensor<R> out = detail::fold_columns<R>(
-        t, R{}, [](R& a, const T& x, index_t /*r*/, index_t /*k*/) { a += static_cast<R>(x); });
-    const Tensor<index_t> counts = detail::column_counts(t);
-    for (index_t k = 0; k < out.size(); ++k) {
-      out.data()[k] /= static_cast<R>(counts.data()[k]);
-    }
-    return detail::outer_result(std::move(out), keepdims);
+    const detail::OuterColumns columns{t};
+    return detail::outer_result(detail::column_means<R>(columns, detail::column_counts(columns)),
+                                keepdims);
   }
   return detail::ragged_reduction<R>("mean", t, axes, keepdims, detail::RowMean<R>{});
 }
@@ -660,7 +719,8 @@ Tensor<T> max(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
 template <class T>
 Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("argmin", t.shape(), axes)) {
-    return detail::outer_result(detail::column_best(t, std::less<>{}), keepdims);
+    return detail::outer_result(detail::column_best(detail::OuterColumns{t}, std::less<>{}),
+                                keepdims);
   }
   return detail::ragged_reduction<index_t>("argmin", t, axes, keepdims, [](const T* x, index_t n) {
     return detail::best_position(x, n, std::less<>{});
@@ -676,7 +736,8 @@ Tensor<index_t> argmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims =
 template <class T>
 Tensor<index_t> argmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("argmax", t.shape(), axes)) {
-    return detail::outer_result(detail::column_best(t, std::greater<>{}), keepdims);
+    return detail::outer_result(detail::column_best(detail::OuterColumns{t}, std::greater<>{}),
+                                keepdims);
   }
   return detail::ragged_reduction<index_t>("argmax", t, axes, keepdims, [](const T* x, index_t n) {
     return detail::best_position(x, n, std::greater<>{});
@@ -841,7 +902,8 @@ template <class T>
 auto var(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims = false) {
   using R = detail::jagged_mean_t<T>;
   if (detail::outer_axis("var", t.shape(), axes)) {
-    return detail::outer_result(detail::column_variance<R>(t, ddof.value), keepdims);
+    return detail::outer_result(detail::column_variance<R>(detail::OuterColumns{t}, ddof.value),
+                                keepdims);
   }
   return detail::ragged_reduction<R>("var", t, axes, keepdims, detail::RowVariance<R>{ddof.value});
 }
@@ -870,7 +932,7 @@ auto std(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims
 template <class T>
 Tensor<index_t> count(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("count", t.shape(), axes)) {
-    return detail::outer_result(detail::column_counts(t), keepdims);
+    return detail::outer_result(detail::column_counts(detail::OuterColumns{t}), keepdims);
   }
   return detail::ragged_reduction<index_t>("count", t, axes, keepdims, detail::RowCount{});
 }
@@ -949,17 +1011,7 @@ Tensor<bool> all_of(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = fa
 template <class T>
 Tensor<T> ptp(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("ptp", t.shape(), axes)) {
-    Tensor<T> lo = detail::fold_columns<T>(t, detail::extreme<T>(true),
-                                           [](T& a, const T& x, index_t /*r*/, index_t /*k*/) {
-                                             a = detail::extreme_of(a, x, false);
-                                           });
-    const Tensor<T> hi = detail::fold_columns<T>(
-        t, detail::extreme<T>(false),
-        [](T& a, const T& x, index_t /*r*/, index_t /*k*/) { a = detail::extreme_of(a, x, true); });
-    for (index_t k = 0; k < lo.size(); ++k) {
-      lo.data()[k] = static_cast<T>(hi.data()[k] - lo.data()[k]);
-    }
-    return detail::outer_result(std::move(lo), keepdims);
+    return detail::outer_result(detail::column_ptp(detail::OuterColumns{t}), keepdims);
   }
   return detail::ragged_reduction<T>("ptp", t, axes, keepdims, detail::RowPtp{});
 }

@@ -108,42 +108,19 @@ index_t best_position_skipping_nan(const T* x, index_t n, Better better) {
   return best;
 }
 
-/// The row of the best value that is not NaN at each position along the outer axis of a
-/// `n * var` tensor under `better(a, b)` (a strict order; the first row when it repeats), -1
-/// where there is none.
-template <class T, class Better>
-Tensor<index_t> column_best_skipping_nan(const JaggedTensor<T>& t, Better better) {
-  Tensor<T> best(Index{longest_row(t)});
+/// The owner (for OuterColumns the row) of the best value that is not NaN of each column under
+/// `better(a, b)` (a strict order; the first when it repeats), -1 where there is none.
+template <class C, class Better>
+Tensor<index_t> column_best_skipping_nan(const C& columns, Better better) {
+  using T = typename C::value_type;
+  Tensor<T> best(Index{columns.size()});
   T* const b = best.data();
-  return fold_columns<index_t>(t, index_t{-1},
-                               [b, &better](index_t& at, const T& x, index_t r, index_t k) {
-                                 if (!is_nan(x) && (at < 0 || better(x, b[k]))) {
-                                   at = r;
-                                   b[k] = x;
-                                 }
-                               });
-}
-
-/// How many rows of a `n * var` tensor have a value that is not NaN at each position.
-template <class T>
-Tensor<index_t> column_counts_skipping_nan(const JaggedTensor<T>& t) {
-  return fold_columns<index_t>(
-      t, index_t{0},
-      [](index_t& c, const T& x, index_t /*r*/, index_t /*k*/) { c += is_nan(x) ? 0 : 1; });
-}
-
-/// The means of the values that are not NaN at each position along the outer axis.
-template <class R, class T>
-Tensor<R> column_means_skipping_nan(const JaggedTensor<T>& t, const Tensor<index_t>& counts) {
-  Tensor<R> out = fold_columns<R>(t, R{}, [](R& a, const T& x, index_t /*r*/, index_t /*k*/) {
-    if (!is_nan(x)) {
-      a += static_cast<R>(x);
+  return columns(index_t{-1}, [b, &better](index_t& at, const T& x, index_t owner, index_t k) {
+    if (!is_nan(x) && (at < 0 || better(x, b[k]))) {
+      at = owner;
+      b[k] = x;
     }
   });
-  for (index_t k = 0; k < out.size(); ++k) {
-    out.data()[k] /= static_cast<R>(counts.data()[k]);
-  }
-  return out;
 }
 
 }  // namespace detail
@@ -209,7 +186,9 @@ auto nanmean(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   using R = detail::jagged_mean_t<T>;
   if (detail::outer_axis("nanmean", t.shape(), axes)) {
     return detail::outer_result(
-        detail::column_means_skipping_nan<R>(t, detail::column_counts_skipping_nan(t)), keepdims);
+        detail::column_means<R, true>(detail::OuterColumns{t},
+                                      detail::column_counts_skipping_nan(detail::OuterColumns{t})),
+        keepdims);
   }
   return detail::ragged_reduction<R>("nanmean", t, axes, keepdims, [](const T* x, index_t n) {
     index_t kept = 0;
@@ -239,20 +218,8 @@ template <class T>
 auto nanvar(const JaggedTensor<T>& t, IndexSpan axes, Ddof ddof = {}, bool keepdims = false) {
   using R = detail::jagged_mean_t<T>;
   if (detail::outer_axis("nanvar", t.shape(), axes)) {
-    const Tensor<index_t> counts = detail::column_counts_skipping_nan(t);
-    const Tensor<R> means = detail::column_means_skipping_nan<R>(t, counts);
-    const R* const m = means.data();
-    Tensor<R> out =
-        detail::fold_columns<R>(t, R{}, [m](R& acc, const T& x, index_t /*r*/, index_t k) {
-          if (!detail::is_nan(x)) {
-            const R d = static_cast<R>(x) - m[k];
-            acc += d * d;
-          }
-        });
-    for (index_t k = 0; k < out.size(); ++k) {
-      out.data()[k] /= static_cast<R>(std::max<index_t>(counts.data()[k] - ddof.value, 0));
-    }
-    return detail::outer_result(std::move(out), keepdims);
+    return detail::outer_result(
+        detail::column_variance<R, true>(detail::OuterColumns{t}, ddof.value), keepdims);
   }
   return detail::ragged_reduction<R>("nanvar", t, axes, keepdims, [&](const T* x, index_t n) {
     return detail::row_nanvariance<R>(x, n, ddof.value);
@@ -330,7 +297,8 @@ Tensor<T> nanmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false
 template <class T>
 Tensor<index_t> nanargmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("nanargmin", t.shape(), axes)) {
-    return detail::outer_result(detail::column_best_skipping_nan(t, std::less<>{}), keepdims);
+    return detail::outer_result(
+        detail::column_best_skipping_nan(detail::OuterColumns{t}, std::less<>{}), keepdims);
   }
   return detail::ragged_reduction<index_t>(
       "nanargmin", t, axes, keepdims, [](const T* x, index_t n) {
@@ -348,7 +316,8 @@ Tensor<index_t> nanargmin(const JaggedTensor<T>& t, IndexSpan axes, bool keepdim
 template <class T>
 Tensor<index_t> nanargmax(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims = false) {
   if (detail::outer_axis("nanargmax", t.shape(), axes)) {
-    return detail::outer_result(detail::column_best_skipping_nan(t, std::greater<>{}), keepdims);
+    return detail::outer_result(
+        detail::column_best_skipping_nan(detail::OuterColumns{t}, std::greater<>{}), keepdims);
   }
   return detail::ragged_reduction<index_t>(
       "nanargmax", t, axes, keepdims, [](const T* x, index_t n) {

@@ -11,13 +11,14 @@
 /// strata/expr/jagged.hpp applied to the lists themselves (a view of the values, rows split
 /// between threads), so NaN, empty lists and identities behave as there and a list's values
 /// combine in the order a row's do (one after another below 16, in 8 lanes from 16 on). Across
-/// lists or rows, the reductions that take one value at a time (sum, prod, min, max, count,
-/// count_nonzero, any, all, nansum, nanprod, nanmin, nanmax) fold every list into its output
-/// row as they come, in list order (rows in parallel across lists; awkward's order, and the
-/// hand loop's speed); the others (mean, var, std, ptp, argmin, argmax and their nan forms) run
-/// the `n * var` reduction over the columns the lists make (copied: column k of output row o
-/// holds element k of every list that meets there, in list order), and argmin / argmax give the
-/// number of the list in its row (-2) or the row (0).
+/// lists or rows every reduction folds the lists into their output row as they come, in list
+/// order (rows in parallel across lists; awkward's order, and the hand loop's speed), with
+/// nothing copied: the lists make columns (column k of output row o holds element k of every
+/// list that meets there), and the column reductions that reduce `n * var` along its outer
+/// axis run over them (detail::ListColumns beside detail::OuterColumns): one pass for sum,
+/// min, count and the others that take one value at a time, sums then counts for mean, NumPy's
+/// two passes after the counts for var and std, a (value, owner) fold for argmin / argmax,
+/// which give the number of the list in its row (-2) or the row (0).
 ///
 /// @code
 /// strata::JaggedTensor<int> events(std::vector<std::vector<std::vector<int>>>{
@@ -54,82 +55,111 @@ struct ListAxis {
 
 namespace detail {
 
-/// A Fold across the lists of each row (@p across_rows false: output row r, in parallel over
-/// rows balanced by their sizes) or across the rows (output row i takes list i of every row, in
-/// row order): each output row starts at the fold's init, then every list that meets there is
-/// added into it element by element. @p index holds each row's number of lists and where every
-/// list starts among the values, @p widths each output row's length.
-template <class R, class T, class F>
-JaggedTensor<R> folded_lists(const JaggedTensor<T>& t, const ListIndex& index,
-                             const std::vector<index_t>& widths, bool across_rows, const F& fold) {
-  const std::vector<index_t>& counts = index.counts;
-  const std::span<const index_t> list_starts = index.lists.row_starts();
-  const auto length = [list_starts](std::size_t j) { return list_starts[j + 1] - list_starts[j]; };
-  auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
-  const std::span<const index_t> out_starts = out.offsets();
-  R* const o = out.data();
-  const T* const x = t.data();
-  if (across_rows) {
-    std::fill_n(o, out.size(), fold.init);
-    std::size_t list = 0;
-    index_t value = 0;
-    for (const index_t n : counts) {
-      for (index_t j = 0; j < n; ++j, ++list) {
-        R* const a = o + out_starts[static_cast<std::size_t>(j)];
-        const T* const v = x + value;
-        for (index_t k = 0; k < length(list); ++k) {
-          fold.add(a[k], v[k]);
-        }
-        value += length(list);
-      }
+/// The columns that the lists of a `n * var * var` tensor make, as the column reductions of
+/// strata/expr/jagged.hpp take them (OuterColumns is the other kind): across the lists of each
+/// row (@p across_rows false) column (r, k) holds element k of every list of row r that has
+/// one, owned by the list's number in its row; across the rows, column (i, k) holds element k
+/// of list i of every row that has one, owned by the row. `columns(init, add)` starts each
+/// column's accumulator at @p init and adds every value into it as the lists come, in list (or
+/// row) order, as a hand loop over the offsets would: rows in parallel across lists, balanced
+/// by their sizes; one pass in storage order across rows. Nothing is copied.
+template <class T>
+struct ListColumns {
+  using value_type = T;                ///< the values folded
+  const JaggedTensor<T>& t;            ///< the `n * var * var` tensor
+  const ListIndex& index;              ///< its rows' numbers of lists and where each list starts
+  const std::vector<index_t>& widths;  ///< the longest list of each output row
+  bool across_rows;                    ///< across the rows (ListAxis{0}), or across lists
+
+  /// The number of columns: the widths' sum.
+  index_t size() const {
+    index_t n = 0;
+    for (const index_t w : widths) {
+      n += w;
     }
+    return n;
+  }
+
+  /// The accumulators of the columns, output row after output row: `add(acc, x, owner, k)`
+  /// for every value x of column k.
+  template <class Acc, class Add>
+  Tensor<Acc> operator()(Acc init, Add add) const {
+    const std::vector<index_t>& counts = index.counts;
+    const std::span<const index_t> list_starts = index.lists.row_starts();
+    const auto length = [list_starts](std::size_t j) {
+      return list_starts[j + 1] - list_starts[j];
+    };
+    std::vector<index_t> column_of(widths.size() + 1, 0);  // each output row's first column
+    for (std::size_t o = 0; o < widths.size(); ++o) {
+      column_of[o + 1] = column_of[o] + widths[o];
+    }
+    auto out = Tensor<Acc>::for_overwrite(Index{column_of.back()});
+    Acc* const o = out.data();
+    const T* const x = t.data();
+    if (across_rows) {
+      std::fill_n(o, out.size(), init);
+      std::size_t list = 0;
+      index_t value = 0;
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        for (index_t j = 0; j < counts[r]; ++j, ++list) {
+          const index_t first = column_of[static_cast<std::size_t>(j)];
+          const T* const v = x + value;
+          for (index_t k = 0; k < length(list); ++k) {
+            add(o[first + k], v[k], static_cast<index_t>(r), first + k);
+          }
+          value += length(list);
+        }
+      }
+      return out;
+    }
+    const std::vector<index_t>& first_list = index.first;  // each row's first list
+    const std::span<const index_t> starts = t.offsets();
+    parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
+      for (index_t r = lo; r < hi; ++r) {
+        const auto u = static_cast<std::size_t>(r);
+        const index_t first = column_of[u];
+        std::fill(o + first, o + column_of[u + 1], init);
+        const T* v = x + starts[u];
+        for (auto j = static_cast<std::size_t>(first_list[u]);
+             j < static_cast<std::size_t>(first_list[u + 1]); ++j) {
+          const auto owner = static_cast<index_t>(j) - first_list[u];
+          for (index_t k = 0; k < length(j); ++k) {
+            add(o[first + k], v[k], owner, first + k);
+          }
+          v += length(j);
+        }
+      }
+    });
     return out;
   }
-  const std::vector<index_t>& first_list = index.first;  // each row's first list
-  const std::span<const index_t> starts = t.offsets();
-  parallel::for_each_weighted_part(par, starts, [&](index_t lo, index_t hi) {
-    for (index_t r = lo; r < hi; ++r) {
-      const auto u = static_cast<std::size_t>(r);
-      R* const a = o + out_starts[u];
-      std::fill(a, o + out_starts[u + 1], fold.init);
-      const T* v = x + starts[u];
-      for (auto j = static_cast<std::size_t>(first_list[u]);
-           j < static_cast<std::size_t>(first_list[u + 1]); ++j) {
-        for (index_t k = 0; k < length(j); ++k) {
-          fold.add(a[k], v[k]);
-        }
-        v += length(j);
-      }
-    }
-  });
-  return out;
-}
+};
 
-/// A reduction of a `n * var * var` tensor along a ListAxis by the `n * var` reduction
-/// `reduce(x)` of each row of a tensor x: along the lists (-1) x is the tensor whose rows are
-/// @p t's lists (a view); across them (-2) x's rows are the columns of @p t's rows (a copy: row
-/// r's column k holds element k of every list of row r that has one, in list order), across
-/// the rows (0) the columns of the list positions (column k of position i holds element k of
-/// list i of every row that has one, in row order); a position the reduction gives
-/// (@p positions: argmin ...) becomes the list's number in its row, or the row.
-/// No fold: a reduction across lists or rows runs over the columns they make (list_reduction).
-struct NoFold {};
-
-/// A reduction that takes one value at a time into an accumulator, `add(acc, x)` from
-/// @p init (sum, min, count ...): across the lists of each row, or across the rows, it runs
-/// straight into the result, list after list, as a hand loop over the offsets would.
+/// A reduction that takes one value at a time into an accumulator, `add(acc, x)` from @p init
+/// (sum, min, count ...), as the `across` of list_reduction: the columns fold it directly.
 template <class R, class Add>
 struct Fold {
   R init;   ///< the accumulator before any value
   Add add;  ///< `add(R& acc, const T& x)`
+
+  /// The fold of every column.
+  template <class C>
+  Tensor<R> operator()(const C& columns) const {
+    return columns(init,
+                   [this](R& a, const auto& x, index_t /*owner*/, index_t /*k*/) { add(a, x); });
+  }
 };
 /// `Fold{init, add}` without the template arguments (clang 14 deduces no aggregate's).
 template <class R, class Add>
 Fold(R, Add) -> Fold<R, Add>;
 
-template <class R, class T, class Reduce, class F = NoFold>
+/// A reduction of a `n * var * var` tensor along a ListAxis: along the lists (-1) by the
+/// `n * var` reduction `along(x)` of the tensor x whose rows are @p t's lists (a view); across
+/// the lists of each row (-2) or across the rows (0) by `across(columns)`, a column reduction
+/// of the ListColumns they make (whose owners, for argmin / argmax, are the lists' numbers in
+/// their rows, or the rows).
+template <class R, class T, class Along, class Across>
 JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>& t, ListAxis axis,
-                               bool positions, Reduce reduce, F fold = {}) {
+                               Along along, Across across) {
   const Jagged& shape = t.shape();
   if (shape.rank() == 3 && (axis.axis < -3 || axis.axis > 2)) {
     fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank 3, shape ",
@@ -148,83 +178,30 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   const std::span<const index_t> list_starts = index.lists.row_starts();
   const auto length = [list_starts](std::size_t j) { return list_starts[j + 1] - list_starts[j]; };
   if (a == 2) {
-    const JaggedTensor<T> lists = t.reshape(index.lists);  // a view
-    const Tensor<R> per_list = reduce(lists);
+    const Tensor<R> per_list = along(t.reshape(index.lists));  // a view whose rows are the lists
     auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(counts));
     std::copy_n(per_list.data(), per_list.size(), out.data());
     return out;
   }
-  // Across the lists of each row (a == 1) or across the rows (a == 0): the values that combine
-  // are element k of the lists that share an output row o (o is the row for 1, the list's
-  // number in its row for 0): the columns (o, k), their lengths first. Lists come in storage
-  // order, so a column takes its values in list order (1) or row order (0).
+  // Across the lists of each row (a == 1) or across the rows (a == 0): output row o (the row
+  // for 1, the list's number in its row for 0) is as long as the longest list that meets there.
   const bool across_rows = a == 0;
   index_t most_lists = 0;
   for (const index_t n : counts) {
     most_lists = std::max(most_lists, n);
   }
-  // The longest list of each output row; the number of lists reaching each column.
   std::vector<index_t> widths(across_rows ? static_cast<std::size_t>(most_lists) : counts.size(),
                               0);
-  std::vector<index_t> heights;
-  const auto for_each_list = [&](auto&& f) {  // f(output row, owner, list number, first value)
-    std::size_t list = 0;
-    index_t value = 0;
-    for (std::size_t r = 0; r < counts.size(); ++r) {
-      for (index_t j = 0; j < counts[r]; ++j, ++list) {
-        f(across_rows ? j : static_cast<index_t>(r), across_rows ? static_cast<index_t>(r) : j,
-          list, value);
-        value += length(list);
-      }
+  std::size_t list = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    for (index_t j = 0; j < counts[r]; ++j, ++list) {
+      index_t& w = widths[across_rows ? static_cast<std::size_t>(j) : r];
+      w = std::max(w, length(list));
     }
-  };
-  for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
-    index_t& w = widths[static_cast<std::size_t>(o)];
-    w = std::max(w, length(list));
-  });
-  if constexpr (!std::is_same_v<F, NoFold>) {
-    return folded_lists<R>(t, index, widths, across_rows, fold);
   }
-  std::vector<index_t> column_of(widths.size() + 1, 0);  // each output row's first column
-  for (std::size_t o = 0; o < widths.size(); ++o) {
-    column_of[o + 1] = column_of[o] + widths[o];
-  }
-  heights.assign(static_cast<std::size_t>(column_of.back()), 0);
-  for_each_list([&](index_t o, index_t /*owner*/, std::size_t list, index_t /*value*/) {
-    index_t* const h = heights.data() + column_of[static_cast<std::size_t>(o)];
-    for (index_t k = 0; k < length(list); ++k) {
-      ++h[k];
-    }
-  });
-  auto columns = JaggedTensor<T>::for_overwrite(Jagged::from_lengths(heights));
-  std::vector<index_t> owners(positions ? static_cast<std::size_t>(columns.size()) : 0);
-  const T* const x = t.data();
-  T* const c = columns.data();
-  const std::span<const index_t> column_starts = columns.offsets();
-  std::vector<index_t> next(column_starts.begin(), column_starts.end() - 1);  // each's next slot
-  for_each_list([&](index_t o, index_t owner, std::size_t list, index_t value) {
-    index_t* const at_column = next.data() + column_of[static_cast<std::size_t>(o)];
-    for (index_t k = 0; k < length(list); ++k) {
-      const index_t at = at_column[k]++;
-      c[at] = x[value + k];
-      if (positions) {
-        owners[static_cast<std::size_t>(at)] = owner;
-      }
-    }
-  });
-  Tensor<R> per_column = reduce(columns);
+  const Tensor<R> per_column = across(ListColumns<T>{t, index, widths, across_rows});
   auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(widths));
-  R* const o = out.data();
-  for (index_t k = 0; k < per_column.size(); ++k) {
-    const R v = per_column.data()[k];
-    if constexpr (std::is_same_v<R, index_t>) {
-      o[k] = positions && v >= 0
-                 ? owners[static_cast<std::size_t>(column_starts[static_cast<std::size_t>(k)] + v)]
-                 : v;
-    } else {
-      o[k] = v;
-    }
-  }
+  std::copy_n(per_column.data(), per_column.size(), out.data());
   return out;
 }
 
@@ -240,7 +217,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
 template <class T>
 JaggedTensor<T> sum(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "sum", t, axis, false, [&](const JaggedTensor<T>& rows) { return sum(rows, Index{1}); },
+      "sum", t, axis, [&](const JaggedTensor<T>& rows) { return sum(rows, Index{1}); },
       detail::Fold{T{0}, [](T& a, const T& x) { a += x; }});
 }
 /// Product of a `n * var * var` tensor, along
@@ -253,7 +230,7 @@ JaggedTensor<T> sum(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<T> prod(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "prod", t, axis, false, [&](const JaggedTensor<T>& rows) { return prod(rows, Index{1}); },
+      "prod", t, axis, [&](const JaggedTensor<T>& rows) { return prod(rows, Index{1}); },
       detail::Fold{T{1}, [](T& a, const T& x) { a *= x; }});
 }
 /// Mean (in double for integers) of a `n * var * var` tensor, along
@@ -266,7 +243,11 @@ JaggedTensor<T> prod(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> mean(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "mean", t, axis, false, [&](const JaggedTensor<T>& rows) { return mean(rows, Index{1}); });
+      "mean", t, axis, [&](const JaggedTensor<T>& rows) { return mean(rows, Index{1}); },
+      [](const auto& columns) {
+        return detail::column_means<detail::jagged_mean_t<T>>(columns,
+                                                              detail::column_counts(columns));
+      });
 }
 /// Minimum (NaN propagates, +infinity where nothing is combined) inside the rows of a `n * var *
 /// var` tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
@@ -278,7 +259,7 @@ JaggedTensor<detail::jagged_mean_t<T>> mean(const JaggedTensor<T>& t, ListAxis a
 template <class T>
 JaggedTensor<T> min(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "min", t, axis, false, [&](const JaggedTensor<T>& rows) { return min(rows, Index{1}); },
+      "min", t, axis, [&](const JaggedTensor<T>& rows) { return min(rows, Index{1}); },
       detail::Fold{detail::extreme<T>(true),
                    [](T& a, const T& x) { a = detail::extreme_of(a, x, false); }});
 }
@@ -292,7 +273,7 @@ JaggedTensor<T> min(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<T> max(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "max", t, axis, false, [&](const JaggedTensor<T>& rows) { return max(rows, Index{1}); },
+      "max", t, axis, [&](const JaggedTensor<T>& rows) { return max(rows, Index{1}); },
       detail::Fold{detail::extreme<T>(false),
                    [](T& a, const T& x) { a = detail::extreme_of(a, x, true); }});
 }
@@ -306,7 +287,8 @@ JaggedTensor<T> max(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> argmin(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "argmin", t, axis, true, [&](const JaggedTensor<T>& rows) { return argmin(rows, Index{1}); });
+      "argmin", t, axis, [&](const JaggedTensor<T>& rows) { return argmin(rows, Index{1}); },
+      [](const auto& columns) { return detail::column_best(columns, std::less<>{}); });
 }
 /// Position of the maximum (along -2: the list's number in its row) inside the rows of a `n * var *
 /// var` tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
@@ -318,7 +300,8 @@ JaggedTensor<index_t> argmin(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> argmax(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "argmax", t, axis, true, [&](const JaggedTensor<T>& rows) { return argmax(rows, Index{1}); });
+      "argmax", t, axis, [&](const JaggedTensor<T>& rows) { return argmax(rows, Index{1}); },
+      [](const auto& columns) { return detail::column_best(columns, std::greater<>{}); });
 }
 /// Variance of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -332,8 +315,10 @@ template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> var(const JaggedTensor<T>& t, ListAxis axis,
                                            Ddof ddof = {}) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "var", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return var(rows, Index{1}, ddof); });
+      "var", t, axis, [&](const JaggedTensor<T>& rows) { return var(rows, Index{1}, ddof); },
+      [&](const auto& columns) {
+        return detail::column_variance<detail::jagged_mean_t<T>>(columns, ddof.value);
+      });
 }
 /// Standard deviation of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -347,8 +332,12 @@ template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> std(const JaggedTensor<T>& t, ListAxis axis,
                                            Ddof ddof = {}) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "std", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return std(rows, Index{1}, ddof); });
+      "std", t, axis, [&](const JaggedTensor<T>& rows) { return std(rows, Index{1}, ddof); },
+      [&](const auto& columns) {
+        auto out = detail::column_variance<detail::jagged_mean_t<T>>(columns, ddof.value);
+        detail::square_root(out);
+        return out;
+      });
 }
 /// Peak to peak (max - min) of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -360,7 +349,8 @@ JaggedTensor<detail::jagged_mean_t<T>> std(const JaggedTensor<T>& t, ListAxis ax
 template <class T>
 JaggedTensor<T> ptp(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "ptp", t, axis, false, [&](const JaggedTensor<T>& rows) { return ptp(rows, Index{1}); });
+      "ptp", t, axis, [&](const JaggedTensor<T>& rows) { return ptp(rows, Index{1}); },
+      [](const auto& columns) { return detail::column_ptp(columns); });
 }
 /// Number of elements of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -372,7 +362,7 @@ JaggedTensor<T> ptp(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> count(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "count", t, axis, false, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
+      "count", t, axis, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
       detail::Fold{index_t{0}, [](index_t& a, const T& /*x*/) { ++a; }});
 }
 /// The length of every list of a `n * var * var` tensor (awkward's `ak.num(array, axis=2)`), a
@@ -391,7 +381,8 @@ JaggedTensor<index_t> num(const JaggedTensor<T>& t, ListAxis axis) {
                              " are not jagged; num(t, 0) and num(t, 1) give them");
   }
   return detail::list_reduction<index_t>(
-      "num", t, axis, false, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); });
+      "num", t, axis, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
+      detail::Fold{index_t{0}, [](index_t& a, const T& /*x*/) { ++a; }});
 }
 /// Number of non-zero elements of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -403,7 +394,7 @@ JaggedTensor<index_t> num(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> count_nonzero(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "count_nonzero", t, axis, false,
+      "count_nonzero", t, axis,
       [&](const JaggedTensor<T>& rows) { return count_nonzero(rows, Index{1}); },
       detail::Fold{index_t{0}, [](index_t& a, const T& x) { a += x != T{} ? 1 : 0; }});
 }
@@ -417,7 +408,7 @@ JaggedTensor<index_t> count_nonzero(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<bool> any(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<bool>(
-      "any", t, axis, false, [&](const JaggedTensor<T>& rows) { return any(rows, Index{1}); },
+      "any", t, axis, [&](const JaggedTensor<T>& rows) { return any(rows, Index{1}); },
       detail::Fold{false, [](bool& a, const T& x) { a = a || x != T{}; }});
 }
 /// Whether every element is non-zero (`strata::all(jt, ListAxis{-1})`) inside the rows of a `n *
@@ -430,7 +421,7 @@ JaggedTensor<bool> any(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<bool> all_of(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<bool>(
-      "all", t, axis, false, [&](const JaggedTensor<T>& rows) { return all_of(rows, Index{1}); },
+      "all", t, axis, [&](const JaggedTensor<T>& rows) { return all_of(rows, Index{1}); },
       detail::Fold{true, [](bool& a, const T& x) { a = a && x != T{}; }});
 }
 /// Sum of the values that are not NaN of a `n * var * var` tensor, along
@@ -443,7 +434,7 @@ JaggedTensor<bool> all_of(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<T> nansum(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "nansum", t, axis, false, [&](const JaggedTensor<T>& rows) { return nansum(rows, Index{1}); },
+      "nansum", t, axis, [&](const JaggedTensor<T>& rows) { return nansum(rows, Index{1}); },
       detail::Fold{T{0}, [](T& a, const T& x) { a += detail::is_nan(x) ? T{0} : x; }});
 }
 /// Product of the values that are not NaN of a `n * var * var` tensor, along
@@ -456,8 +447,7 @@ JaggedTensor<T> nansum(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<T> nanprod(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "nanprod", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return nanprod(rows, Index{1}); },
+      "nanprod", t, axis, [&](const JaggedTensor<T>& rows) { return nanprod(rows, Index{1}); },
       detail::Fold{T{1}, [](T& a, const T& x) { a *= detail::is_nan(x) ? T{1} : x; }});
 }
 /// Mean of the values that are not NaN of a `n * var * var` tensor, along
@@ -470,8 +460,11 @@ JaggedTensor<T> nanprod(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanmean(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "nanmean", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return nanmean(rows, Index{1}); });
+      "nanmean", t, axis, [&](const JaggedTensor<T>& rows) { return nanmean(rows, Index{1}); },
+      [](const auto& columns) {
+        return detail::column_means<detail::jagged_mean_t<T>, true>(
+            columns, detail::column_counts_skipping_nan(columns));
+      });
 }
 /// Variance of the values that are not NaN of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -485,8 +478,10 @@ template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanvar(const JaggedTensor<T>& t, ListAxis axis,
                                               Ddof ddof = {}) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "nanvar", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return nanvar(rows, Index{1}, ddof); });
+      "nanvar", t, axis, [&](const JaggedTensor<T>& rows) { return nanvar(rows, Index{1}, ddof); },
+      [&](const auto& columns) {
+        return detail::column_variance<detail::jagged_mean_t<T>, true>(columns, ddof.value);
+      });
 }
 /// Standard deviation of the values that are not NaN of a `n * var * var` tensor,
 /// along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -500,8 +495,12 @@ template <class T>
 JaggedTensor<detail::jagged_mean_t<T>> nanstd(const JaggedTensor<T>& t, ListAxis axis,
                                               Ddof ddof = {}) {
   return detail::list_reduction<detail::jagged_mean_t<T>>(
-      "nanstd", t, axis, false,
-      [&](const JaggedTensor<T>& rows) { return nanstd(rows, Index{1}, ddof); });
+      "nanstd", t, axis, [&](const JaggedTensor<T>& rows) { return nanstd(rows, Index{1}, ddof); },
+      [&](const auto& columns) {
+        auto out = detail::column_variance<detail::jagged_mean_t<T>, true>(columns, ddof.value);
+        detail::square_root(out);
+        return out;
+      });
 }
 /// Minimum of the values that are not NaN of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the
@@ -513,7 +512,7 @@ JaggedTensor<detail::jagged_mean_t<T>> nanstd(const JaggedTensor<T>& t, ListAxis
 template <class T>
 JaggedTensor<T> nanmin(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "nanmin", t, axis, false, [&](const JaggedTensor<T>& rows) { return nanmin(rows, Index{1}); },
+      "nanmin", t, axis, [&](const JaggedTensor<T>& rows) { return nanmin(rows, Index{1}); },
       detail::Fold{detail::extreme<T>(true), [](T& a, const T& x) {
                      a = detail::is_nan(x) ? a : detail::extreme_of(a, x, false);
                    }});
@@ -528,7 +527,7 @@ JaggedTensor<T> nanmin(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<T> nanmax(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<T>(
-      "nanmax", t, axis, false, [&](const JaggedTensor<T>& rows) { return nanmax(rows, Index{1}); },
+      "nanmax", t, axis, [&](const JaggedTensor<T>& rows) { return nanmax(rows, Index{1}); },
       detail::Fold{detail::extreme<T>(false), [](T& a, const T& x) {
                      a = detail::is_nan(x) ? a : detail::extreme_of(a, x, true);
                    }});
@@ -543,8 +542,8 @@ JaggedTensor<T> nanmax(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> nanargmin(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "nanargmin", t, axis, true,
-      [&](const JaggedTensor<T>& rows) { return nanargmin(rows, Index{1}); });
+      "nanargmin", t, axis, [&](const JaggedTensor<T>& rows) { return nanargmin(rows, Index{1}); },
+      [](const auto& columns) { return detail::column_best_skipping_nan(columns, std::less<>{}); });
 }
 /// Position of the maximum of the values that are not NaN inside the rows of a `n * var * var`
 /// tensor, along each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or
@@ -556,8 +555,10 @@ JaggedTensor<index_t> nanargmin(const JaggedTensor<T>& t, ListAxis axis) {
 template <class T>
 JaggedTensor<index_t> nanargmax(const JaggedTensor<T>& t, ListAxis axis) {
   return detail::list_reduction<index_t>(
-      "nanargmax", t, axis, true,
-      [&](const JaggedTensor<T>& rows) { return nanargmax(rows, Index{1}); });
+      "nanargmax", t, axis, [&](const JaggedTensor<T>& rows) { return nanargmax(rows, Index{1}); },
+      [](const auto& columns) {
+        return detail::column_best_skipping_nan(columns, std::greater<>{});
+      });
 }
 
 }  // namespace strata

@@ -173,7 +173,8 @@ template <class T>
 Tensor<bool> groups_with_values(const JaggedTensor<T>& t, IndexSpan axes, bool keepdims,
                                 bool skip_nan) {
   if (outer_axis("mask_identity", t.shape(), axes)) {
-    const Tensor<index_t> counts = skip_nan ? column_counts_skipping_nan(t) : column_counts(t);
+    const Tensor<index_t> counts =
+        skip_nan ? column_counts_skipping_nan(OuterColumns{t}) : column_counts(OuterColumns{t});
     auto out = Tensor<bool>::for_overwrite(counts.shape());
     for (index_t k = 0; k < counts.size(); ++k) {
       out.data()[k] = counts.data()[k] > 0;
@@ -672,8 +673,8 @@ template <class T>
 std::string to_string(const Masked<JaggedTensor<T>>& m, const PrintOptions& options = {}) {
   std::string ignored;
   std::vector<bool> present;
-  detail::jagged_text(Shape(m.valid().shape()), m.valid().data(),
-                      m.size() > options.threshold, options.edgeitems, ignored, present);
+  detail::jagged_text(Shape(m.valid().shape()), m.valid().data(), m.size() > options.threshold,
+                      options.edgeitems, ignored, present);
   return detail::jagged_string(m.values(), options, [&](const std::vector<T>& v) {
     return detail::format_or_none(v, present, options.precision);
   });

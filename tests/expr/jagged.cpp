@@ -677,11 +677,27 @@ TEST_CASE("awkward's broadcasting: a n * var operand against rows of lists", "[e
         const JaggedTensor<double> product = l * d;  // the shallow operand first
         const JaggedTensor<double> chosen = strata::where(d > 0.0, d, l);
         const JaggedTensor<double> twice = l + d + l;
+        // With a dense operand (one value per row), and with a per-row reduction in the tree
+        // (whose runs must be whole rows: the operand is then expanded, not walked by lists).
+        strata::Tensor<double> per_row(Index{static_cast<index_t>(deep.size())});
+        for (auto&& x : per_row) {
+          x = value(rng);
+        }
+        const JaggedTensor<double> mixed = d * per_row + l;
+        const JaggedTensor<double> centred = d - strata::rows::sum(d) + l;
         Deep expected_sum = deep;
         Deep expected_product = deep;
         Deep expected_chosen = deep;
         Deep expected_twice = deep;
+        Deep expected_mixed = deep;
+        Deep expected_centred = deep;
         for (std::size_t r = 0; r < deep.size(); ++r) {
+          double row_sum = 0;
+          for (const auto& list : deep[r]) {
+            for (const double x : list) {
+              row_sum += x;
+            }
+          }
           for (std::size_t i = 0; i < deep[r].size(); ++i) {
             const double li = per_list[r][i];
             for (std::size_t j = 0; j < deep[r][i].size(); ++j) {
@@ -690,6 +706,20 @@ TEST_CASE("awkward's broadcasting: a n * var operand against rows of lists", "[e
               expected_product[r][i][j] = li * x;
               expected_chosen[r][i][j] = x > 0 ? x : li;
               expected_twice[r][i][j] = li + x + li;
+              expected_mixed[r][i][j] = x * per_row.data()[r] + li;
+              expected_centred[r][i][j] = x - row_sum + li;
+            }
+          }
+        }
+        // A slice of the rows against the same slice of the operand.
+        const auto lo = static_cast<index_t>(deep.size() / 3);
+        const auto n = static_cast<index_t>(deep.size());
+        const JaggedTensor<double> sliced = d.rows(lo, n) - l.rows(lo, n);
+        Deep expected_sliced(deep.begin() + lo, deep.end());
+        for (std::size_t r = 0; r < expected_sliced.size(); ++r) {
+          for (std::size_t i = 0; i < expected_sliced[r].size(); ++i) {
+            for (double& x : expected_sliced[r][i]) {
+              x -= per_list[r + static_cast<std::size_t>(lo)][i];
             }
           }
         }
@@ -698,6 +728,9 @@ TEST_CASE("awkward's broadcasting: a n * var operand against rows of lists", "[e
         check_deep(product, expected_product);
         check_deep(chosen, expected_chosen);
         check_deep(twice, expected_twice);
+        check_deep(mixed, expected_mixed);
+        check_deep(centred, expected_centred);
+        check_deep(sliced, expected_sliced);
         d += l;  // in place, into the deeper destination
         check_deep(d, expected_sum);
       }

@@ -77,8 +77,13 @@ struct Prepared {
   // Dense leaves with a regular axis (awkward's RegularArray against `n * var` rows that all
   // have its length): the leaf's number and its stride along the row.
   std::vector<std::pair<std::size_t, index_t>> regular;
-  index_t broadcast_leaves = 0;  // jagged leaves with shallower rows, expanded to jagged_shape
-  bool probing = false;          // only finding the jagged shape: dense leaves are skipped
+  index_t broadcast_leaves = 0;  // jagged leaves with shallower rows (expanded, or per_list)
+  // Walking the destination list by list (rows of lists, no per-row reduction in the tree): a
+  // `n * var` leaf is read in place, one value per list, instead of expanded. walk_lists says
+  // the evaluation may; per_list holds each such leaf's number and row starts.
+  bool walk_lists = false;
+  std::vector<std::pair<std::size_t, std::span<const index_t>>> per_list;
+  bool probing = false;  // only finding the jagged shape: dense leaves are skipped
   // Sparse evaluation: sparse leaves are not copied but listed by their stored entries.
   bool sparse_mode = false;
   std::vector<SparseLeaf> sparse;  // one per leaf in sparse mode (values null: dense)
@@ -208,13 +213,18 @@ struct Prepared {
       jagged_lists = kept_lists(t);
       has_jagged = true;
     } else if (t.shape().inner_rank() < jagged_shape.inner_rank()) {
-      const std::vector<index_t> sizes = broadcast_rows(t.shape(), jagged_shape, jagged_lists);
-      if (!probing) {
+      const bool in_place = walk_lists && jagged_lists != nullptr;
+      const std::vector<index_t> sizes =
+          broadcast_rows(t.shape(), jagged_shape, jagged_lists, !in_place);
+      if (!probing && in_place) {
+        per_list.emplace_back(maps.size(), t.offsets());  // registered below, as any leaf
+        ++broadcast_leaves;
+      } else if (!probing) {
         add_expanded(t, sizes);
         return;
       }
     } else if (probing && t.shape().inner_rank() > jagged_shape.inner_rank()) {
-      (void)broadcast_rows(jagged_shape, t.shape(), kept_lists(t));
+      (void)broadcast_rows(jagged_shape, t.shape(), kept_lists(t), false);
       jagged_shape = t.shape();
       jagged_lists = kept_lists(t);
     } else {
@@ -246,10 +256,12 @@ struct Prepared {
   /// against deeper rows (`n * var * var`, or rectangular rows) of the same outer extents,
   /// where row r of the operand has one element per sub-row of row r of @p deep (along the
   /// row's first mode): that element applies to the whole sub-row. Returns the sub-rows'
-  /// sizes (read from @p lists, the deep tensor's two-level offsets, when it has them; else
-  /// from its rows' shapes); a ShapeError names both shapes and the first row that does not fit.
+  /// sizes when @p sizes_wanted (read from @p lists, the deep tensor's two-level offsets, when
+  /// it has them; else from its rows' shapes); a ShapeError names both shapes and the first row
+  /// that does not fit.
   static std::vector<index_t> broadcast_rows(const Jagged& shallow, const Jagged& deep,
-                                             const std::shared_ptr<const ListIndex>& lists) {
+                                             const std::shared_ptr<const ListIndex>& lists,
+                                             bool sizes_wanted) {
     if (!std::ranges::equal(shallow.outer_extents(), deep.outer_extents()) ||
         shallow.inner_rank() != 1 || !shallow.smooth_rows()) {
       fail<ShapeError>("jagged expression", "an operand of ", shallow.to_string(),
@@ -258,17 +270,17 @@ struct Prepared {
                        "extents");
     }
     std::vector<index_t> sizes;
-    std::vector<index_t> counts;
+    std::vector<index_t> found;  // the rows' numbers of sub-rows, when lists does not have them
     if (lists != nullptr) {
-      counts = lists->counts;
       const std::span<const index_t> starts = lists->lists.row_starts();
-      sizes.resize(starts.size() - 1);
+      sizes.resize(sizes_wanted ? starts.size() - 1 : 0);
       for (std::size_t j = 0; j < sizes.size(); ++j) {
         sizes[j] = starts[j + 1] - starts[j];
       }
     } else {
-      sub_row_sizes(deep, sizes, counts);
+      sub_row_sizes(deep, sizes, found);
     }
+    const std::vector<index_t>& counts = lists != nullptr ? lists->counts : found;
     const std::span<const index_t> lengths = shallow.row_starts();
     for (std::size_t r = 0; r < counts.size(); ++r) {
       if (lengths[r + 1] - lengths[r] != counts[r]) {
@@ -307,6 +319,12 @@ inline constexpr std::size_t leaves_v = std::remove_cvref_t<E>::leaf_count;
 template <class E>
 inline constexpr bool jagged_v = requires {
   requires std::remove_cvref_t<E>::jagged;
+};
+
+/// Whether an expression tree reduces rows (strata::rows): its runs must then be whole rows.
+template <class E>
+inline constexpr bool per_row_v = requires {
+  requires std::remove_cvref_t<E>::per_row;
 };
 
 /// A value held by an expression node (kept out of the documented members).
@@ -543,13 +561,20 @@ class JaggedExpr : public detail::ExpressionTag {
   [[nodiscard]] detail::Support<T> support() const {
     return {};
   }
-  /// The row's element t (a jagged leaf's run is a whole row, always contiguous).
+  /// The run's element t: a jagged leaf's run is a whole row, always contiguous, or, walked list
+  /// by list (detail::run_lists), one list, or one value for the list when the leaf has one
+  /// value per list (stride 0).
   /// @param run the run
   /// @return the element reader
   template <std::size_t I, int Unit, std::size_t N>
   [[nodiscard]] auto bind(const detail::RunState<N>& run) const {
     const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-    return [p](index_t t) { return p[t]; };
+    if constexpr (Unit == detail::run_lists) {
+      const index_t s = run.stride[I];
+      return [p, s](index_t t) { return p[t * s]; };
+    } else {
+      return [p](index_t t) { return p[t]; };
+    }
   }
   /// Prints the node.
   /// @param out the stream
@@ -706,6 +731,8 @@ class MapExpr : public detail::ExpressionTag {
   static constexpr std::size_t leaf_count = (detail::leaves_v<C> + ... + 0);
   /// Whether a child is jagged (the tree then evaluates into a JaggedTensor).
   static constexpr bool jagged = (detail::jagged_v<C> || ...);
+  /// Whether a child reduces rows (strata::rows).
+  static constexpr bool per_row = (detail::per_row_v<C> || ...);
 
   /// A node over children.
   /// @param name the operation's name (errors, explain())

@@ -36,7 +36,60 @@ namespace detail {
 /// index), and every per-row reduction (strata::rows) reduces its operand's row r (of length
 /// `run.length`) when the row's reader is bound, before the row is written. Rows are split
 /// between threads balanced by their sizes, so each element is computed by the same code
-/// whatever the thread count.
+/// whatever the thread count. A tree over rows of lists with a `n * var` operand (one value per
+/// list) and no per-row reduction is walked list by list instead (evaluate_by_lists).
+template <class T, class E, ExecutionPolicy P>
+void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy);
+
+/// evaluate_jagged over rows of lists, one run per list (detail::run_lists): the leaves of the
+/// destination's shape read the list, the `n * var` leaves (prepared.per_list) their value for
+/// the list in place (stride 0), dense leaves their value for the row. Rows are split between
+/// threads as there.
+template <class T, class E, ExecutionPolicy P>
+void evaluate_by_lists(T* out, std::span<const index_t> starts, const E& e,
+                       const Prepared& prepared, const P& policy) {
+  constexpr std::size_t N = leaves_v<E>;
+  const ListIndex& lists = *prepared.jagged_lists;
+  const std::span<const index_t> list_starts = lists.lists.row_starts();
+  parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
+    RunState<N> run;
+    for (std::size_t m = 0; m < N; ++m) {
+      run.data[m] = prepared.data[m];
+      run.stride[m] = prepared.ragged[m] ? 1 : 0;
+    }
+    for (const auto& [m, rows] : prepared.per_list) {
+      run.stride[m] = 0;
+    }
+    for (index_t r = lo; r < hi; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      for (std::size_t m = 0; m < N; ++m) {
+        if (!prepared.ragged[m]) {
+          run.start[m] = prepared.maps[m].global_to_local(r);
+        }
+      }
+      index_t at = starts[u];
+      const index_t first = lists.first[u];
+      for (index_t j = first; j < lists.first[u + 1]; ++j) {
+        const auto v = static_cast<std::size_t>(j);
+        const index_t count = list_starts[v + 1] - list_starts[v];
+        for (std::size_t m = 0; m < N; ++m) {
+          run.start[m] = prepared.ragged[m] ? at : run.start[m];
+        }
+        for (const auto& [m, rows] : prepared.per_list) {
+          run.start[m] = rows[u] + (j - first);
+        }
+        run.length = count;
+        const auto value = e.template bind<0, run_lists>(run);
+        T* const o = out + at;
+        for (index_t t = 0; t < count; ++t) {
+          o[t] = static_cast<T>(value(t));
+        }
+        at += count;
+      }
+    }
+  });
+}
+
 template <class T, class E, ExecutionPolicy P>
 void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   constexpr std::size_t N = leaves_v<E>;
@@ -49,9 +102,14 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   prepared.destination = dst.buffer().identity();
   prepared.destination_first = dst.data();
   prepared.parallel = std::is_same_v<P, Parallel>;
+  prepared.walk_lists = !per_row_v<E>;
   e.prepare(prepared);
   const std::span<const index_t> starts = dst.offsets();
   T* const out = dst.data();
+  if (!prepared.per_list.empty()) {
+    evaluate_by_lists(out, starts, e, prepared, policy);
+    return;
+  }
   // Dense leaves read one value per row (run_constant), unless one has a regular axis: then
   // every dense leaf reads by its step along the row (0 for those constant along it).
   const int outer_rank = static_cast<int>(prepared.shape.size());

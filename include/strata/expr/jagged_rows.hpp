@@ -47,6 +47,8 @@ class RowReductionExpr : public detail::ExpressionTag {
   static constexpr std::size_t leaf_count = detail::leaves_v<C>;
   /// The tree evaluates into a JaggedTensor.
   static constexpr bool jagged = true;
+  /// It reduces rows: a tree holding it is walked row by row.
+  static constexpr bool per_row = true;
 
   /// A node reducing each row of @p child.
   /// @param name the operation's name (explain())

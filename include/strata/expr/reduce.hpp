@@ -282,7 +282,7 @@ class IndexExpr : public ExpressionTag {
     const index_t start = run.start[I];
     if constexpr (Unit == run_unit) {
       return [start](index_t t) { return start + t; };
-    } else if constexpr (Unit == run_constant) {
+    } else if constexpr (Unit == run_constant || Unit == run_lists) {
       return [start](index_t /*t*/) { return start; };
     } else {
       const index_t stride = run.stride[I];

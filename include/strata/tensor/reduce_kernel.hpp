@@ -29,6 +29,10 @@ inline constexpr int run_strided = 0;
 inline constexpr int run_unit = 1;
 /// @copydoc run_strided
 inline constexpr int run_constant = 2;
+/// A run that is one list of a jagged expression over rows of lists, walked list by list: dense
+/// leaves as run_constant; jagged leaves by their stride, 1, or 0 for an operand with one value
+/// per list (awkward's broadcast of `n * var` into `n * var * var`, read in place).
+inline constexpr int run_lists = 3;
 
 /// Where one run of elements lies for every leaf of a tree: leaf m's elements of the run are
 /// `data[m][start[m] + t * stride[m]]` for t in [0, count).
@@ -46,7 +50,7 @@ struct RunState {
 template <class T, std::size_t I, int Unit, std::size_t N>
 auto array_reader(const RunState<N>& run) {
   const T* p = static_cast<const T*>(run.data[I]) + run.start[I];
-  if constexpr (Unit == run_constant) {
+  if constexpr (Unit == run_constant || Unit == run_lists) {
     const T v = *p;
     return [v](index_t /*t*/) { return v; };
   } else if constexpr (Unit == run_unit) {

@@ -1,8 +1,10 @@
 // Benchmarks for strata/contract/: einsum against one direct BLIS GEMM on the same matrices
-// (the baseline of each group), Eigen's Tensor::contract, and the flop rate of contractions
+// (the baseline of each group), Eigen's Tensor::contract, xtensor-blas's linalg::dot and
+// tensordot (on the same BLIS, through its CBLAS interface), and the flop rate of contractions
 // that need packing. scripts/bench-report prints every variant's time relative to the first.
 #include "strata/contract/contract.hpp"
 
+#include "peers/xtensor_blas.hpp"
 #include "threads.hpp"
 
 #include <benchmark/benchmark.h>
@@ -10,6 +12,8 @@
 
 #include <unsupported/Eigen/CXX11/Tensor>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <span>
 #include <string>
@@ -139,6 +143,35 @@ void matmul_eigen(benchmark::State& state) {
                          benchmark::Counter::kIs1000);
 }
 
+// xtensor-blas calls BLIS's CBLAS interface, whose threads are BLIS's global setting.
+void set_blis_threads(const benchmark::State& state) {
+  bli_thread_set_num_threads(threads_of(state));
+}
+
+template <class T>
+std::vector<std::size_t> sizes_of(const Tensor<T>& t) {
+  std::vector<std::size_t> shape;
+  for (index_t e : t.shape()) {
+    shape.push_back(static_cast<std::size_t>(e));
+  }
+  return shape;
+}
+
+template <class T>
+void matmul_xtensor_blas(benchmark::State& state) {
+  set_blis_threads(state);
+  const auto a = random_tensor<T>({kN, kN}, 1);
+  const auto b = random_tensor<T>({kN, kN}, 2);
+  peers::XtensorBlasContraction<T> dot(sizes_of(a), a.data(), sizes_of(b), b.data(), {1}, {0},
+                                       {});
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(dot.run());
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kN * kN * kN, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
+}
+
 // ---- contractions of 3-D and 4-D operands ------------------------------------------------------
 // Each group starts with one BLIS GEMM of the same flops on contiguous matrices.
 
@@ -149,15 +182,33 @@ struct Case {
   index_t m;
   index_t n;
   index_t k;
+  // The same contraction as xtensor-blas writes it: tensordot over these axes, whose result
+  // (a's free axes, then b's) is transposed by out_perm when that is not empty.
+  std::vector<std::size_t> axes_a;
+  std::vector<std::size_t> axes_b;
+  std::vector<std::size_t> out_perm;
 };
 
 const std::vector<Case>& cases() {
   static const std::vector<Case> c{
-      {"abc,cd->abd", {64, 64, 512}, {512, 512}, 64 * 64, 512, 512},            // matricisable
-      {"acb,cd->abd", {64, 512, 64}, {512, 512}, 64 * 64, 512, 512},            // a packed
-      {"abcd,cedf->abef", {16, 16, 32, 16}, {32, 32, 16, 32}, 256, 1024, 512},  // both packed
-      {"ijab,abcd->ijcd", {24, 24, 24, 24}, {24, 24, 24, 24}, 576, 576, 576},   // CCSD-like
-      {"jiab,cdab->ijcd", {24, 24, 24, 24}, {24, 24, 24, 24}, 576, 576, 576},   // permuted
+      // matricisable
+      {"abc,cd->abd", {64, 64, 512}, {512, 512}, 64 * 64, 512, 512, {2}, {0}, {}},
+      // a packed
+      {"acb,cd->abd", {64, 512, 64}, {512, 512}, 64 * 64, 512, 512, {1}, {0}, {}},
+      // both packed
+      {"abcd,cedf->abef", {16, 16, 32, 16}, {32, 32, 16, 32}, 256, 1024, 512, {2, 3}, {0, 2}, {}},
+      // CCSD-like
+      {"ijab,abcd->ijcd", {24, 24, 24, 24}, {24, 24, 24, 24}, 576, 576, 576, {2, 3}, {0, 1}, {}},
+      // permuted
+      {"jiab,cdab->ijcd",
+       {24, 24, 24, 24},
+       {24, 24, 24, 24},
+       576,
+       576,
+       576,
+       {2, 3},
+       {2, 3},
+       {1, 0, 2, 3}},
   };
   return c;
 }
@@ -186,6 +237,31 @@ void contraction_einsum(benchmark::State& state) {
   for (auto _ : state) {
     auto out = strata::einsum(c.spec, a, b);
     benchmark::DoNotOptimize(out.data());
+  }
+  state.SetLabel(c.spec);
+  state.counters["GFLOPS"] = benchmark::Counter(2.0 * static_cast<double>(c.m * c.n * c.k),
+                                                benchmark::Counter::kIsIterationInvariantRate,
+                                                benchmark::Counter::kIs1000);
+}
+
+void contraction_xtensor_blas(benchmark::State& state) {
+  set_blis_threads(state);
+  const Case& c = cases()[static_cast<std::size_t>(state.range(1))];
+  const auto a = random_tensor<double>(c.a, 1);
+  const auto b = random_tensor<double>(c.b, 2);
+  peers::XtensorBlasContraction<double> tensordot(sizes_of(a), a.data(), sizes_of(b), b.data(),
+                                                  c.axes_a, c.axes_b, c.out_perm);
+  // The peer must compute what einsum computes, or its time means nothing.
+  const auto expected = strata::einsum(c.spec, a, b);
+  const double* got = tensordot.run();
+  if (static_cast<index_t>(tensordot.size()) != expected.size() ||
+      !std::equal(got, got + expected.size(), expected.data(),
+                  [](double x, double y) { return std::abs(x - y) < 1e-9; })) {
+    state.SkipWithError("xtensor-blas's tensordot differs from einsum");
+    return;
+  }
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(tensordot.run());
   }
   state.SetLabel(c.spec);
   state.counters["GFLOPS"] = benchmark::Counter(2.0 * static_cast<double>(c.m * c.n * c.k),
@@ -413,11 +489,18 @@ BENCHMARK(matmul_einsum<double>)->Name("matmul_f64/einsum")->Apply(bench::thread
 BENCHMARK(matmul_einsum_into<double>)->Name("matmul_f64/einsum_into")->Apply(bench::thread_args);
 BENCHMARK(matmul_labelled<double>)->Name("matmul_f64/labelled")->Apply(bench::thread_args);
 BENCHMARK(matmul_eigen<double>)->Name("matmul_f64/eigen")->Apply(bench::thread_args);
+BENCHMARK(matmul_xtensor_blas<double>)
+    ->Name("matmul_f64/xtensor_blas")
+    ->Apply(bench::thread_args);
 BENCHMARK(matmul_blis<float>)->Name("matmul_f32/blis")->Apply(bench::thread_args);
 BENCHMARK(matmul_einsum<float>)->Name("matmul_f32/einsum")->Apply(bench::thread_args);
 BENCHMARK(matmul_eigen<float>)->Name("matmul_f32/eigen")->Apply(bench::thread_args);
+BENCHMARK(matmul_xtensor_blas<float>)
+    ->Name("matmul_f32/xtensor_blas")
+    ->Apply(bench::thread_args);
 BENCHMARK(contraction_blis)->Name("contraction/blis_same_flops")->Apply(contraction_args);
 BENCHMARK(contraction_einsum)->Name("contraction/einsum")->Apply(contraction_args);
+BENCHMARK(contraction_xtensor_blas)->Name("contraction/xtensor_blas")->Apply(contraction_args);
 BENCHMARK(tiled_blis)->Name("tiled4096/blis")->Apply(bench::thread_args)->Iterations(2);
 BENCHMARK(tiled_einsum)->Name("tiled4096/einsum")->Apply(bench::thread_args)->Iterations(2);
 BENCHMARK(tiled_einsum_into)

@@ -285,12 +285,31 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   return true;
 }
 
+/// The one GEMM a contraction made, as it called it: when a plan of one pairwise step ran as a
+/// single matrix product on views of its operands and of its output (nothing packed, reduced
+/// or computed apart), the same plan on operands and an output of the same strides is that
+/// product at the same element offsets from each one's first element (the rows of a jagged
+/// einsum replay it: run_rows).
+template <class R>
+struct GemmRecord {
+  bool valid = false;         ///< the plan ran as this one product
+  index_t m = 0;              ///< C's rows
+  index_t n = 0;              ///< C's columns
+  index_t k = 0;              ///< the sum's length
+  MatrixView<const R> a;      ///< A as called (a pointer into an operand)
+  MatrixView<const R> b;      ///< B as called
+  MatrixView<R> c;            ///< C as called (a pointer into the output)
+  std::size_t a_operand = 0;  ///< the operand A points into
+  std::size_t b_operand = 0;  ///< the operand B points into
+};
+
 /// A pairwise step written into @p dest (a writable view of shape `[batch, rows, columns]` in
-/// the step's label order): `dest = alpha * (a x b) + beta * dest`, by the step's engine.
+/// the step's label order): `dest = alpha * (a x b) + beta * dest`, by the step's engine. With
+/// @p record, a step that is one product on views of a, b and dest is recorded there.
 template <class R, ExecutionPolicy P>
 void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
                    const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
-                   R beta) {
+                   R beta, GemmRecord<R>* record = nullptr) {
   if (step.engine != ContractionEngine::gemm) {
     // One pass: broadcast products (summed over the contracted labels, trailing).
     std::vector<int> order = step.labels;
@@ -376,10 +395,24 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   R* cd = cm.buffer().data();
   const index_t batches = batch_count(c_shape, nb);
   const int threads = contraction_threads(policy);
+  // Recorded when the one product reads a and b and writes dest where they are (no copy).
+  const bool recorded = record != nullptr && direct && batches == 1 &&
+                        am.buffer().identity() == a.tensor.buffer().identity() &&
+                        bm.buffer().identity() == b.tensor.buffer().identity();
   const auto one = [&](index_t /*b*/, const std::array<index_t, 3>& at, int t) {
-    matrix_product<R>(m, n, k, alpha, {at_offset(ad, at[0]), as[nb], as[nb + 1]},
-                      {at_offset(bd, at[1]), bs[nb], bs[nb + 1]}, c_beta,
-                      {at_offset(cd, at[2]), cs[nb], cs[nb + 1]}, t);
+    const MatrixView<const R> av{at_offset(ad, at[0]), as[nb], as[nb + 1]};
+    const MatrixView<const R> bv{at_offset(bd, at[1]), bs[nb], bs[nb + 1]};
+    const MatrixView<R> cv{at_offset(cd, at[2]), cs[nb], cs[nb + 1]};
+    if (recorded) {
+      record->valid = true;
+      record->m = m;
+      record->n = n;
+      record->k = k;
+      record->a = av;
+      record->b = bv;
+      record->c = cv;
+    }
+    matrix_product<R>(m, n, k, alpha, av, bv, c_beta, cv, t);
   };
   if (batches >= 2 * threads && threads > 1) {
     // Many products: one per thread at a time, each on one thread.
@@ -405,10 +438,13 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
   }
 }
 
-/// Runs a plan on operands already of type R, writing `alpha * result + beta * out`.
+/// Runs a plan on operands already of type R, writing `alpha * result + beta * out`; with
+/// @p record, a plan of one step that runs as one product on views of the operands (as given:
+/// nothing reduced first) is recorded there (see GemmRecord).
 template <class R, ExecutionPolicy P>
 void run_plan(const P& policy, const ContractionPlan& plan,
-              const std::vector<Tensor<const R>>& operands, Tensor<R> out, R alpha, R beta) {
+              const std::vector<Tensor<const R>>& operands, Tensor<R> out, R alpha, R beta,
+              GemmRecord<R>* record = nullptr) {
   const EinsumSpec& spec = plan.spec();
   const Index& extents = plan.extents();
   std::vector<LabelledOperand<R>> live;
@@ -430,7 +466,22 @@ void run_plan(const P& policy, const ContractionPlan& plan,
     const LabelledOperand<R>& a = live[static_cast<std::size_t>(step.left)];
     const LabelledOperand<R>& b = live[static_cast<std::size_t>(step.right)];
     if (s + 1 == steps.size()) {
-      contract_into<R>(policy, a, b, step, extents, out_in(step.labels), alpha, beta);
+      // Recorded only when the step reads the operands as given (no trace or sum first).
+      const auto as_given = [&](std::size_t i) {
+        const Tensor<const R>& x = live[i].tensor;
+        const Tensor<const R>& given = operands[i];
+        return x.data() == given.data() && x.dims().is_strided() && given.dims().is_strided() &&
+               x.shape() == given.shape() && x.dims().strides() == given.dims().strides();
+      };
+      const bool recordable = record != nullptr && steps.size() == 1 &&
+                              as_given(static_cast<std::size_t>(step.left)) &&
+                              as_given(static_cast<std::size_t>(step.right));
+      contract_into<R>(policy, a, b, step, extents, out_in(step.labels), alpha, beta,
+                       recordable ? record : nullptr);
+      if (recordable && record->valid) {
+        record->a_operand = static_cast<std::size_t>(step.left);
+        record->b_operand = static_cast<std::size_t>(step.right);
+      }
       return;
     }
     Index shape;

@@ -201,19 +201,97 @@ RowPlans plan_rows(std::string_view operation, std::string_view text,
   return p;
 }
 
+/// A plan's product as its first row ran it (GemmRecord), for the plan's other rows: the
+/// element offsets of A, B and C from the first elements of their operand and of the output,
+/// and the strides every view had (a row whose views have others runs its plan).
+template <class R>
+struct RowReplay {
+  GemmRecord<R> gemm;          ///< the product as called
+  index_t a_shift = 0;         ///< A's first element from its operand's
+  index_t b_shift = 0;         ///< B's first element from its operand's
+  index_t c_shift = 0;         ///< C's first element from the output's
+  std::vector<Index> strides;  ///< each operand view's strides, then the output's
+};
+
+/// The strides of @p views and then of @p out (nullopt when one has none).
+template <class R>
+std::optional<std::vector<Index>> strides_of(const std::vector<Tensor<const R>>& views,
+                                             const Tensor<R>& out) {
+  std::vector<Index> s;
+  for (const auto& v : views) {
+    if (!v.dims().is_strided()) {
+      return std::nullopt;
+    }
+    s.push_back(v.dims().strides());
+  }
+  if (!out.dims().is_strided()) {
+    return std::nullopt;
+  }
+  s.push_back(out.dims().strides());
+  return s;
+}
+
 /// Runs each row's plan into `target(r)` (`alpha * row + beta * target`), the rows in one
 /// parallel loop (each on one thread) when there are at least two per thread, else one after
-/// another with every thread on each.
+/// another with every thread on each. The first row of each plan runs first, planned as any
+/// einsum; when it was one GEMM on views of the row's operands and output (the common case: a
+/// row matrix times a shared one), the plan's other rows replay that call at their own first
+/// elements, without building the plan's views again (a row costs its GEMM and a few checks).
 template <class R, ExecutionPolicy P, class Target>
 void run_rows(const P& policy, const RowPlans& p, const std::vector<RowOperand<R>>& operands,
               index_t lo, index_t hi, Target&& target, R alpha, R beta) {
-  const auto one = [&](const auto& inner, index_t r) {
+  const auto views_of = [&](index_t r) {
     std::vector<Tensor<const R>> views;
     views.reserve(operands.size());
     for (const auto& x : operands) {
       views.push_back(row_view(x, r));
     }
-    run_plan<R>(inner, *p.of_row[static_cast<std::size_t>(r)], views, target(r), alpha, beta);
+    return views;
+  };
+  // Each plan's first row, one after another: run, and recorded when it was one product.
+  std::map<const ContractionPlan*, std::optional<RowReplay<R>>> replays;
+  std::vector<char> done(static_cast<std::size_t>(std::max<index_t>(hi - lo, 0)), 0);
+  for (index_t r = lo; r < hi; ++r) {
+    const ContractionPlan* plan = p.of_row[static_cast<std::size_t>(r)];
+    if (replays.contains(plan)) {
+      continue;
+    }
+    const std::vector<Tensor<const R>> views = views_of(r);
+    Tensor<R> out = target(r);
+    GemmRecord<R> gemm;
+    run_plan<R>(policy, *plan, views, out, alpha, beta, &gemm);
+    done[static_cast<std::size_t>(r - lo)] = 1;
+    std::optional<RowReplay<R>> replay;
+    std::optional<std::vector<Index>> strides = strides_of(views, out);
+    bool apart = true;  // the output shares no buffer with an operand
+    for (const auto& v : views) {
+      apart = apart && v.buffer().identity() != out.buffer().identity();
+    }
+    if (gemm.valid && strides && apart) {
+      replay = RowReplay<R>{gemm, gemm.a.data - views[gemm.a_operand].data(),
+                            gemm.b.data - views[gemm.b_operand].data(), gemm.c.data - out.data(),
+                            std::move(*strides)};
+    }
+    replays.emplace(plan, std::move(replay));
+  }
+  const auto one = [&](const auto& inner, index_t r) {
+    if (done[static_cast<std::size_t>(r - lo)] != 0) {
+      return;
+    }
+    const ContractionPlan* plan = p.of_row[static_cast<std::size_t>(r)];
+    const std::vector<Tensor<const R>> views = views_of(r);
+    Tensor<R> out = target(r);
+    const std::optional<RowReplay<R>>& replay = replays.at(plan);
+    if (replay && strides_of(views, out) == replay->strides) {
+      const GemmRecord<R>& g = replay->gemm;
+      matrix_product<R>(g.m, g.n, g.k, alpha,
+                        {views[g.a_operand].data() + replay->a_shift, g.a.rows, g.a.columns},
+                        {views[g.b_operand].data() + replay->b_shift, g.b.rows, g.b.columns}, beta,
+                        {out.data() + replay->c_shift, g.c.rows, g.c.columns},
+                        contraction_threads(inner));
+      return;
+    }
+    run_plan<R>(inner, *plan, views, out, alpha, beta);
   };
   const int threads = threads_of(policy);
   if (threads > 1 && hi - lo >= 2 * static_cast<index_t>(threads)) {

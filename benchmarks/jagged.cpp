@@ -9,6 +9,7 @@
 #include "strata/select/jagged_join.hpp"
 #include "strata/select/jagged_lists.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/list_array.hpp"
 
 #include "threads.hpp"
 
@@ -1102,6 +1103,55 @@ void row_strata(benchmark::State& state) {
 
 }  // namespace
 
+// The lists of every event in reverse order (awkward's jets[:, ::-1]): awkward writes a packed
+// copy (values + list offsets, the hand loop below); strata's JaggedTensor copies the same way
+// (select_each); a ListArray of depth 2 rewrites the starts and stops of the lists only.
+
+void reverse_lists_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().data();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  const std::vector<index_t>& events = list_offsets().events;
+  std::vector<float> out(static_cast<std::size_t>(jets().size()));
+  std::vector<index_t> offsets(lists.size());
+  for (auto _ : state) {
+    float* o = out.data();
+    std::size_t at = 0;
+    offsets[0] = 0;
+    for (std::size_t e = 0; e + 1 < events.size(); ++e) {
+      for (index_t j = events[e + 1]; j-- > events[e];) {
+        o = std::copy(values + lists[static_cast<std::size_t>(j)],
+                      values + lists[static_cast<std::size_t>(j) + 1], o);
+        offsets[at + 1] = o - out.data();
+        ++at;
+      }
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void reverse_lists_copy(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    const JaggedTensor<float> reversed = t.select_each(strata::Range{{}, {}, -1});
+    benchmark::DoNotOptimize(reversed.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void reverse_lists_view(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    const strata::ListArray<float> reversed = strata::ListArray<float>(t).reverse_each();
+    benchmark::DoNotOptimize(reversed.starts().data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 BENCHMARK(softmax_hand)->Name("softmax/hand")->Apply(bench::thread_args);
 BENCHMARK(softmax_strata)->Name("softmax/strata")->Apply(bench::thread_args);
 BENCHMARK(softmax_rows)->Name("softmax/strata_rows")->Apply(bench::thread_args);
@@ -1115,7 +1165,9 @@ BENCHMARK(broadcast_lists_hand)->Name("broadcast_lists/hand")->Unit(benchmark::k
 BENCHMARK(broadcast_lists_strata)->Name("broadcast_lists/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_hand)->Name("across_lists_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_sum_strata)->Name("across_lists_sum/strata")->Unit(benchmark::kMillisecond);
-BENCHMARK(across_lists_sum_threads)->Name("across_lists_sum/strata_threads")->Apply(bench::thread_args);
+BENCHMARK(across_lists_sum_threads)
+    ->Name("across_lists_sum/strata_threads")
+    ->Apply(bench::thread_args);
 BENCHMARK(across_rows_sum_hand)->Name("across_rows_sum/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_rows_sum_strata)->Name("across_rows_sum/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(across_lists_var_strata)->Name("across_lists_var/strata")->Unit(benchmark::kMillisecond);
@@ -1157,5 +1209,8 @@ BENCHMARK(build_hand)->Name("build/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(build_strata)->Name("build/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(row_hand)->Name("row/hand")->Unit(benchmark::kMicrosecond);
 BENCHMARK(row_strata)->Name("row/strata")->Unit(benchmark::kMicrosecond);
+BENCHMARK(reverse_lists_hand)->Name("reverse_lists/packed_hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(reverse_lists_copy)->Name("reverse_lists/strata_copy")->Unit(benchmark::kMillisecond);
+BENCHMARK(reverse_lists_view)->Name("reverse_lists/strata_view")->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

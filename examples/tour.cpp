@@ -780,7 +780,9 @@ void jagged() {
   const std::vector<std::vector<std::vector<int>>> nested{{{1, 2}, {3}}, {}, {{4, 5, 6}}};
   const JaggedTensor cells(nested);
   std::cout << cells.type_string() << ": " << cells << ", per-row sums "
-            << strata::sum(cells, {1, 2}) << ", without each row's first list (awkward's [:, 1:]) "
+            << strata::sum(cells, {1, 2}) << ", per-row max from 0 (an axes list, Initial) "
+            << strata::max(cells, strata::Index{1, 2}, strata::Initial{0})
+            << ", without each row's first list (awkward's [:, 1:]) "
             << cells.select_each(strata::Range{1, {}}) << "\n";
   // Reductions that stop inside the rows give jagged results: along each list (awkward's
   // axis=-1), or across the lists of each row, element k of every list that has one (axis=-2).
@@ -793,6 +795,20 @@ void jagged() {
             << ", each list's length " << strata::num(cells, strata::ListAxis{-1})
             << ", the last list of each row with one (awkward's [:, -1]) "
             << strata::filter_rows(cells, has_lists).chip_each(-1) << "\n";
+  // Views across both ragged levels (ListArray of depth 2): the lists of each row reversed,
+  // chosen or filtered, every list sliced, only starts and stops rewritten, no value copied
+  // (awkward copies for these; PyTorch's nested tensors have one ragged axis).
+  const strata::ListArray<int> events(cells);
+  const strata::ListArray<int> last_first = events.reverse_each();
+  const strata::ListArray<int> list_tails = events.slice_each(1, {}, 2);
+  const strata::ListArray<int> picked =
+      events.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{-1, 0}, {}, {0}}));
+  std::cout << events.type_string() << " views: [:, ::-1] " << last_first << ", [:, :, 1:] "
+            << list_tails << ", [[-1, 0], [], [0]] " << picked
+            << ", the values shared: " << std::boolalpha
+            << (last_first.values().data() == cells.data() &&
+                picked.values().data() == cells.data())
+            << ", packed: " << picked.to_jagged().type_string() << "\n";
   // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
   const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)

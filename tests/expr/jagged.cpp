@@ -396,7 +396,9 @@ std::vector<index_t> python_slice(index_t n, std::optional<index_t> start,
   return out;
 }
 
-using Deep = std::vector<std::vector<std::vector<double>>>;
+using strata::test::Deep;
+using strata::test::deep_tensor;
+using strata::test::random_deep;
 
 /// Checks @p t against nested rows of lists: the number of lists of each row, each list's
 /// length, and the values in order.
@@ -416,45 +418,6 @@ void check_deep(const JaggedTensor<double>& t, const Deep& expected) {
   }
   const auto flat = t.values();
   CHECK(std::vector<double>(flat.begin(), flat.end()) == values);
-}
-
-/// Random rows of @p lists lists each of 0-4 values (0, 1, 2, ... in order); every list of a
-/// row of one length when @p rectangular.
-Deep random_deep(std::mt19937& rng, std::size_t rows, std::uniform_int_distribution<int>& lists,
-                 bool rectangular) {
-  std::uniform_int_distribution<int> length(0, 4);
-  Deep data(rows);
-  double next = 0;
-  for (auto& row : data) {
-    row.resize(static_cast<std::size_t>(lists(rng)));
-    const int common = length(rng);
-    for (auto& list : row) {
-      list.resize(static_cast<std::size_t>(rectangular ? common : length(rng)));
-      for (double& x : list) {
-        x = next++;
-      }
-    }
-  }
-  return data;
-}
-
-/// The tensor of @p data: rows of lists (some rows come out rectangular, stored smooth), or,
-/// when @p rectangular, a tensor of smooth rows of rank 2.
-JaggedTensor<double> deep_tensor(const Deep& data, bool rectangular) {
-  if (!rectangular) {
-    return JaggedTensor<double>(data);
-  }
-  std::vector<index_t> extents;
-  std::vector<double> values;
-  for (const auto& row : data) {
-    extents.push_back(static_cast<index_t>(row.size()));
-    extents.push_back(row.empty() ? 0 : static_cast<index_t>(row[0].size()));
-    for (const auto& list : row) {
-      values.insert(values.end(), list.begin(), list.end());
-    }
-  }
-  return JaggedTensor<double>::from_values(
-      values, Jagged::from_extents(Index{static_cast<index_t>(data.size())}, 2, extents));
 }
 
 }  // namespace

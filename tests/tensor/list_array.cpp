@@ -195,11 +195,333 @@ TEST_CASE("ListArray rejects bad input with typed errors naming the list", "[lis
       "ListArray::take_rows", "index 2 (entry 1)");
   check_error<strata::IndexError>([&] { (void)lists.take_rows({-3}); }, "ListArray::take_rows",
                                   "index -3");
-  check_error<strata::IndexError>([&] { (void)lists.row(2); }, "ListArray::row", "list 2");
+  check_error<strata::IndexError>([&] { (void)lists.row(2); }, "ListArray::row", "row 2");
   check_error<strata::IndexError>([&] { (void)lists.rows(1, 3); }, "ListArray::rows", "[1, 3)");
-  const JaggedTensor<double> deep(std::vector<std::vector<std::vector<double>>>{{{1.0}}});
-  check_error<strata::ShapeError>([&] { (void)ListArray<double>(deep); }, "ListArray",
-                                  "n * var tensor");
+  const JaggedTensor<double> deeper(
+      std::vector<std::vector<std::vector<std::vector<double>>>>{{{{1.0}}}});
+  check_error<strata::ShapeError>([&] { (void)ListArray<double>(deeper); }, "ListArray",
+                                  "n * var * var tensor");
   // A ListArray that refused an operation is unchanged.
   CHECK(lists_of(lists) == Rows{{1.0}, {2.0, 3.0}});
+}
+
+// ---- Two ragged levels: rows of lists (n * var * var) ----
+
+namespace {
+
+using strata::test::Deep;
+using strata::test::deep_tensor;
+using strata::test::random_deep;
+
+/// The rows of lists of a depth-2 ListArray as nested vectors, read through row_lists().row().
+Deep deep_of(const ListArray<double>& a) {
+  REQUIRE(a.depth() == 2);
+  Deep out;
+  for (index_t r = 0; r < a.n_rows(); ++r) {
+    out.push_back(lists_of(a.row_lists(r)));
+  }
+  return out;
+}
+
+/// Whether every list of a depth-2 ListArray reads the values [first, first + count).
+bool deep_inside(const ListArray<double>& a, const double* first, index_t count) {
+  for (index_t r = 0; r < a.n_rows(); ++r) {
+    if (!inside(a.row_lists(r), first, count)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The random jagged index of a take per row (negative entries too) and its reference result.
+template <class Row>
+std::pair<JaggedTensor<index_t>, std::vector<Row>> random_take(std::mt19937& rng,
+                                                               const std::vector<Row>& rows) {
+  std::vector<std::vector<index_t>> index(rows.size());
+  std::vector<Row> want(rows.size());
+  std::uniform_int_distribution<int> count(0, 4);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto n = static_cast<index_t>(rows[r].size());
+    if (n == 0) {
+      continue;
+    }
+    std::uniform_int_distribution<index_t> any(-n, n - 1);
+    for (int k = count(rng); k > 0; --k) {
+      const index_t i = any(rng);
+      index[r].push_back(i);
+      want[r].push_back(rows[r][static_cast<std::size_t>(i < 0 ? i + n : i)]);
+    }
+  }
+  return {JaggedTensor<index_t>(index), want};
+}
+
+/// The random jagged mask of a filter per row and its reference result.
+template <class Row>
+std::pair<JaggedTensor<bool>, std::vector<Row>> random_filter(std::mt19937& rng,
+                                                              const std::vector<Row>& rows) {
+  std::vector<std::vector<bool>> mask(rows.size());
+  std::vector<Row> want(rows.size());
+  std::bernoulli_distribution keep(0.5);
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    for (const auto& element : rows[r]) {
+      mask[r].push_back(keep(rng));
+      if (mask[r].back()) {
+        want[r].push_back(element);
+      }
+    }
+  }
+  return {JaggedTensor<bool>(mask), want};
+}
+
+}  // namespace
+
+TEST_CASE(
+    "ListArray of rows of lists: slices, reversals, takes and filters at both levels are "
+    "views matching references",
+    "[list_array]") {
+  std::mt19937 rng(20261128);
+  std::uniform_int_distribution<int> pick(-5, 5);
+  std::uniform_int_distribution<int> n_lists(0, 4);
+  for (int round = 0; round < 40; ++round) {
+    const bool rectangular = round % 5 == 4;
+    const Deep data = random_deep(rng, static_cast<std::size_t>(round % 8), n_lists, rectangular);
+    const JaggedTensor<double> t = deep_tensor(data, rectangular);
+    // A slice of the rows too: its lists start where the slice starts.
+    const index_t lo = t.shape().n_rows() / 3;
+    const JaggedTensor<double> part = t.rows(lo, t.shape().n_rows());
+    const Deep part_data(data.begin() + lo, data.end());
+    for (const auto& [source, expected] :
+         {std::pair{t, data}, std::pair{JaggedTensor<double>(part), part_data}}) {
+      INFO("round " << round << ", " << expected.size() << " rows"
+                    << (rectangular ? ", rectangular" : ""));
+      const ListArray<double> events(source);
+      const double* const first = source.data();
+      const index_t count = source.size();
+      REQUIRE(events.depth() == 2);
+      CHECK(deep_of(events) == expected);
+      CHECK((count == 0 || events.values().data() == first));  // nothing copied
+      CHECK(events.size() == count);
+      CHECK(strata::to_string(events.to_jagged()) == strata::to_string(source));
+      CHECK(events.type_string() == std::to_string(expected.size()) + " * var * var * float64");
+      // content(): the lists in stored order.
+      Rows all_lists;
+      for (const auto& row : expected) {
+        all_lists.insert(all_lists.end(), row.begin(), row.end());
+      }
+      CHECK(lists_of(events.content()) == all_lists);
+      for (int k = 0; k < 4; ++k) {
+        const std::optional<index_t> start =
+            k % 3 == 0 ? std::nullopt : std::optional<index_t>(pick(rng));
+        const std::optional<index_t> stop =
+            k % 3 == 1 ? std::nullopt : std::optional<index_t>(pick(rng));
+        // Axis 1: the lists of each row; axis 2 (-1): the values of each list.
+        Deep by_row;
+        Deep by_list;
+        for (const auto& row : expected) {
+          Rows kept;
+          const auto n = static_cast<index_t>(row.size());
+          const auto [from, taken] = strata::detail::slice_of(n, strata::Range{start, stop});
+          for (index_t j = 0; j < taken; ++j) {
+            kept.push_back(row[static_cast<std::size_t>(from + j)]);
+          }
+          by_row.push_back(kept);
+          Rows sliced;
+          for (const auto& list : row) {
+            sliced.push_back(python_slice(list, start, stop));
+          }
+          by_list.push_back(sliced);
+        }
+        const ListArray<double> rows_sliced = events.slice_each(start, stop);
+        CHECK(deep_of(rows_sliced) == by_row);
+        CHECK(deep_of(events.slice_each(start, stop, -2)) == by_row);
+        CHECK(deep_inside(rows_sliced, first, count));
+        const ListArray<double> lists_sliced = events.slice_each(start, stop, 2);
+        CHECK(deep_of(lists_sliced) == by_list);
+        CHECK(deep_of(events.slice_each(start, stop, -1)) == by_list);
+        CHECK(deep_inside(lists_sliced, first, count));
+        CHECK(strata::to_string(lists_sliced.to_jagged()) ==
+              strata::to_string(JaggedTensor<double>(by_list)));
+      }
+      // Reversals: of the lists of each row (a view), of the values of each list (gathered).
+      Deep reversed_rows = expected;
+      Deep reversed_lists = expected;
+      for (std::size_t r = 0; r < expected.size(); ++r) {
+        std::reverse(reversed_rows[r].begin(), reversed_rows[r].end());
+        for (auto& list : reversed_lists[r]) {
+          std::reverse(list.begin(), list.end());
+        }
+      }
+      const ListArray<double> flipped = events.reverse_each();
+      CHECK(deep_of(flipped) == reversed_rows);
+      CHECK(deep_inside(flipped, first, count));
+      CHECK(deep_of(events.reverse_each(2)) == reversed_lists);
+      CHECK(deep_of(events.reverse_each(-1).reverse_each(-2)) == [&] {
+        Deep both = reversed_lists;
+        for (auto& row : both) {
+          std::reverse(row.begin(), row.end());
+        }
+        return both;
+      }());
+      // Lists chosen and filtered per row: views.
+      const auto [index, taken] = random_take(rng, expected);
+      const ListArray<double> chosen = events.take_each(index);
+      CHECK(deep_of(chosen) == taken);
+      CHECK(deep_inside(chosen, first, count));
+      const auto [mask, kept] = random_filter(rng, expected);
+      const ListArray<double> filtered = events.filter_each(mask);
+      CHECK(deep_of(filtered) == kept);
+      CHECK(deep_inside(filtered, first, count));
+      // Composed: the tail of every list of the chosen lists, rows reordered.
+      if (!expected.empty()) {
+        const ListArray<double> composed = chosen.slice_each(1, {}, 2).take_rows({-1, 0});
+        Deep want;
+        for (const std::size_t r : {taken.size() - 1, std::size_t{0}}) {
+          Rows row;
+          for (const auto& list : taken[r]) {
+            row.push_back(python_slice(list, 1, std::nullopt));
+          }
+          want.push_back(row);
+        }
+        CHECK(deep_of(composed) == want);
+        CHECK(deep_inside(composed, first, count));
+        CHECK(lists_of(events.row_lists(0)) == expected[0]);
+      }
+      // Writes through a view reach the shared values.
+      if (count > 0) {
+        const ListArray<double> view = events.reverse_each();
+        const auto negate = [&view] {
+          for (index_t r = 0; r < view.n_rows(); ++r) {
+            const ListArray<double> lists = view.row_lists(r);
+            for (index_t j = 0; j < lists.n_rows(); ++j) {
+              for (double& x : lists.row(j)) {
+                x = -x;
+              }
+            }
+          }
+        };
+        const double was = source.data()[count - 1];
+        negate();
+        CHECK(source.data()[count - 1] == -was);
+        negate();  // back as it was, for the next source
+      }
+    }
+  }
+}
+
+TEST_CASE("ListArray at depth 1: per-row takes, filters and reversals gather the values",
+          "[list_array]") {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    const Rows rows = strata::test::random_rows(rng, round % 7, 4, 9, round % 3 == 0);
+    const ListArray<double> lists{JaggedTensor<double>(rows)};
+    const auto [index, taken] = random_take(rng, rows);
+    CHECK(lists_of(lists.take_each(index)) == taken);
+    const auto [mask, kept] = random_filter(rng, rows);
+    CHECK(lists_of(lists.filter_each(mask)) == kept);
+    Rows reversed = rows;
+    for (auto& row : reversed) {
+      std::reverse(row.begin(), row.end());
+    }
+    CHECK(lists_of(lists.reverse_each()) == reversed);
+    CHECK(lists_of(lists.reverse_each(-1).slice_each(1, {})) == [&] {
+      Rows tails;
+      for (const auto& row : reversed) {
+        tails.push_back(python_slice(row, 1, std::nullopt));
+      }
+      return tails;
+    }());
+  }
+  // awkward's argmax-then-take idiom, by hand: the largest value of each row, rows kept.
+  const ListArray<double> lists{JaggedTensor<double>(Rows{{1, 5, 2}, {}, {7, 3}})};
+  const JaggedTensor<int> best(std::vector<std::vector<int>>{{1}, {}, {0}});
+  CHECK(strata::to_string(lists.take_each(best)) == "[[5], [], [7]]");
+  CHECK(strata::to_string(lists.take_each(JaggedTensor<int>(
+            std::vector<std::vector<int>>{{-1, 0, -1}, {}, {1}}))) == "[[2, 1, 2], [], [3]]");
+}
+
+TEST_CASE("ListArray of lists from starts and stops over lists, three levels, printing",
+          "[list_array]") {
+  // awkward's ListArray whose content is a ListArray: rows choose lists, lists choose values.
+  const auto content = Tensor<double>::of({1.1, 2.2, 3.3, 4.4, 5.5, 6.6});
+  const auto lists = ListArray<double>::from_arrays(content, {0, 3, 3, 4}, {3, 3, 4, 6});
+  const auto rows = ListArray<double>::from_arrays(lists, {0, 2, 1}, {2, 4, 1});
+  CHECK(rows.depth() == 2);
+  CHECK(strata::to_string(rows) == "[[[1.1, 2.2, 3.3], []], [[4.4], [5.5, 6.6]], []]");
+  CHECK(rows.type_string() == "3 * var * var * float64");
+  CHECK(rows.size() == 6);
+  CHECK(rows.lengths() == Tensor<index_t>::of({2, 2, 0}));
+  CHECK(rows.values().data() == content.data());
+  CHECK(strata::to_string(rows.slice_each(-1, {}, 2)) == "[[[3.3], []], [[4.4], [6.6]], []]");
+  CHECK(strata::to_string(rows.reverse_each()) ==
+        "[[[], [1.1, 2.2, 3.3]], [[5.5, 6.6], [4.4]], []]");
+  // Three levels: rows of the rows above; printed and packed as nested vectors give them.
+  const auto three = ListArray<double>::from_arrays(rows, {1, 0}, {3, 1});
+  CHECK(three.depth() == 3);
+  CHECK(three.type_string() == "2 * var * var * var * float64");
+  const JaggedTensor<double> want(
+      std::vector<Deep>{{{{4.4}, {5.5, 6.6}}, {}}, {{{1.1, 2.2, 3.3}, {}}}});
+  CHECK(strata::to_string(three) == strata::to_string(want));
+  CHECK(strata::to_string(three.to_jagged().values()) == strata::to_string(want.values()));
+  CHECK(strata::to_string(three.slice_each({}, 1, 3)) == "[[[[4.4], [5.5]], []], [[[1.1], []]]]");
+  CHECK(strata::to_string(three.reverse_each(2)) ==
+        "[[[[5.5, 6.6], [4.4]], []], [[[], [1.1, 2.2, 3.3]]]]");
+  CHECK(three.content().depth() == 2);
+  CHECK(three.row_lists(1).depth() == 2);
+  // No rows at depth 2.
+  CHECK(strata::to_string(rows.rows(0, 0)) == "[]");
+  CHECK(rows.rows(0, 0).to_jagged().shape().inner_rank() == 2);
+}
+
+TEST_CASE("ListArray rejects bad axes, indices and masks with typed errors, unchanged",
+          "[list_array][errors]") {
+  using strata::test::check_error;
+  const ListArray<double> events{JaggedTensor<double>(Deep{{{1, 2}, {3}}, {}, {{4}}})};
+  const ListArray<double> flat{JaggedTensor<double>(Rows{{1, 2}, {3}})};
+  for (const index_t axis : {0, 3, -3}) {
+    check_error<strata::IndexError>(
+        [&] { (void)events.slice_each(1, {}, axis); }, "ListArray::slice_each",
+        "axis " + std::to_string(axis) + " is not a list axis of a ListArray of depth 2");
+    check_error<strata::IndexError>([&] { (void)events.reverse_each(axis); },
+                                    "ListArray::reverse_each", "axis " + std::to_string(axis));
+  }
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{0}, {}}));
+      },
+      "ListArray::take_each", " for 3 * var * var * float64 (one row of 1-D positions per row");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)events.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{0}, {}, {0, 1}}));
+      },
+      "ListArray::take_each", "index 1 in row 2 is outside row 2 of length 1");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)flat.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{-3}, {}}));
+      },
+      "ListArray::take_each", "index -3 in row 0");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.filter_each(
+            JaggedTensor<bool>(std::vector<std::vector<bool>>{{true, false}, {}, {true, true}}));
+      },
+      "ListArray::filter_each", "row 2 of the mask has 2 entries but row 2 has 1");
+  check_error<strata::ShapeError>([&] { (void)events.row(0); }, "ListArray::row",
+                                  "row 0 of a ListArray of depth 2 holds lists, not values "
+                                  "(row_lists(0)");
+  check_error<strata::ShapeError>([&] { (void)flat.row_lists(0); }, "ListArray::row_lists",
+                                  "row(0)");
+  check_error<strata::IndexError>([&] { (void)events.row_lists(3); }, "ListArray::row_lists",
+                                  "row 3");
+  check_error<strata::ShapeError>([&] { (void)flat.content(); }, "ListArray::content", "values()");
+  const auto content = ListArray<double>::from_arrays(Tensor<double>::of({1.0}), {0, 0}, {1, 0});
+  check_error<strata::IndexError>(
+      [&] {
+        (void)ListArray<double>::from_arrays(content, {0, 1}, {1, 3});
+      },
+      "ListArray::from_arrays", "list 1 is lists[1:3], not inside the 2 lists");
+  check_error<strata::ShapeError>([&] { (void)ListArray<double>::from_arrays(content, {0}, {}); },
+                                  "ListArray::from_arrays", "1 starts but 0 stops");
+  // Nothing changed.
+  CHECK(deep_of(events) == Deep{{{1, 2}, {3}}, {}, {{4}}});
+  CHECK(lists_of(flat) == Rows{{1, 2}, {3}});
 }

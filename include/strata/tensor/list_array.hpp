@@ -3,7 +3,9 @@
 /// and Arrow's ListArray), the interchange form beside JaggedTensor's offsets (a
 /// ListOffsetArray). Lists may come in any order, overlap, or leave values unused, so a slice of
 /// every list, a choice of rows and the lists of a JaggedTensor are all views: only the starts
-/// and stops are new, the values are shared. to_jagged() packs the lists into a JaggedTensor.
+/// and stops are new, the values are shared. Levels stack (lists of lists, `n * var * var`), so
+/// the lists of each row reversed, chosen or filtered are views across two ragged levels.
+/// to_jagged() packs the lists into a JaggedTensor.
 #pragma once
 
 #include "strata/core/error.hpp"
@@ -12,20 +14,38 @@
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
+#include <concepts>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <ostream>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace strata {
 
+namespace detail {
+/// One ragged level of a ListArray: entry e is entries `starts[e]` to `stops[e] - 1` of the
+/// level below (values at the last level); the owner keeps the two arrays alive.
+struct ListLevel {
+  std::shared_ptr<const void> owner;  ///< keeps starts and stops alive
+  const index_t* starts = nullptr;    ///< where each entry starts
+  const index_t* stops = nullptr;     ///< where each entry stops
+  index_t n = 0;                      ///< the number of entries
+};
+}  // namespace detail
+
 /// Lists over a shared array of values, list r being `values[starts[r] : stops[r]]` (awkward's
-/// `ak.contents.ListArray`, Arrow's list view): the form in which a slice of every list, a
-/// reordering or repetition of rows, and the rows of a JaggedTensor cost no copy of the values.
+/// `ak.contents.ListArray`, Arrow's list view), or lists of such lists: a ListArray of depth 2
+/// is `n * var * var`, row r holding lists `starts[r]` to `stops[r] - 1` of its content(), a
+/// ListArray of depth 1 (awkward's ListArray whose content is a ListArray). A slice of every list
+/// at any level, a reordering or repetition of rows, a reversal or choice of the lists of each row
+/// and the lists of a JaggedTensor cost no copy of the values: only the starts and stops of the
+/// levels above the values are rewritten (the views across ragged levels that awkward copies
+/// for and PyTorch's nested tensors, with one ragged axis, cannot express).
 /// A handle: copies share the values (writes through row() are seen by every copy) and the
 /// starts and stops (which never change).
 ///
@@ -38,6 +58,13 @@ namespace strata {
 /// lists.take_rows({2, 2, 0});            // [[4.4, 5.5], [4.4, 5.5], [1.1, 2.2, 3.3]]: a view
 /// strata::ListArray<double> view(jt);    // a JaggedTensor's lists, nothing copied
 /// JaggedTensor<double> packed = lists.to_jagged();  // a ListOffsetArray: values + offsets
+///
+/// // Two ragged levels: rows of lists, every operation a view of the same values.
+/// strata::ListArray<double> events(jt2);  // jt2 = [[[1, 2], [3]], [], [[4], [5, 6, 7]]]
+/// events.slice_each(1, {}, 2);           // [[[2], []], [], [[], [6, 7]]]   awkward's [:, :, 1:]
+/// events.reverse_each();                 // [[[3], [1, 2]], [], [[5, 6, 7], [4]]]  [:, ::-1]
+/// events.take_each(strata::JaggedTensor<int>(std::vector<std::vector<int>>{{-1}, {}, {0, 0}}));
+///                                        // [[[3]], [], [[4], [4]]]   awkward's array[index]
 /// @endcode
 /// Design page: @ref shapes_page.
 template <class T>
@@ -47,14 +74,16 @@ class ListArray {
   using value_type = T;
 
   /// No lists, no values.
-  ListArray() : ListArray(Tensor<T>(Index{0}), std::make_shared<std::vector<index_t>>(), 0) {}
+  ListArray()
+      : ListArray(Tensor<T>(Index{0}), {owned(std::make_shared<std::vector<index_t>>(), 0)}) {}
 
-  /// The lists of a `n * var` JaggedTensor (1-D rows), sharing its values: starts are its
-  /// offsets but the last, stops its offsets but the first. Nothing is copied.
+  /// The lists of a `n * var` JaggedTensor (1-D rows; depth 1) or the rows of lists of a
+  /// `n * var * var` one (rows of rank 2, jagged or rectangular; depth 2), sharing its values:
+  /// each level's starts are its offsets but the last, its stops its offsets but the first.
+  /// Nothing is copied.
   /// @param t the jagged tensor (a handle: the values stay alive with the result)
-  /// @throws ShapeError when the rows are not 1-D or there are several outer modes
-  explicit ListArray(JaggedTensor<T> t)
-      : ListArray(lists_of(t), std::make_shared<const Jagged>(t.shape())) {}
+  /// @throws ShapeError when there are several outer modes or rows of another rank
+  explicit ListArray(JaggedTensor<T> t) : ListArray(levels_of(t)) {}
 
   /// Lists from their starts and stops in @p values (awkward's `ListArray(starts, stops,
   /// content)`): list r is `values[starts[r] : stops[r]]`; lists may overlap, come in any order
@@ -62,7 +91,7 @@ class ListArray {
   /// @param values the values, 1-D
   /// @param starts where each list starts
   /// @param stops where each list stops (one past its last value)
-  /// @return the lists
+  /// @return the lists, depth 1
   /// @throws ShapeError when @p values is not 1-D or starts and stops differ in length (naming
   ///         both lengths); IndexError naming the first list whose start is negative, whose stop
   ///         is below its start, or whose stop is beyond the values
@@ -72,192 +101,467 @@ class ListArray {
       detail::fail<ShapeError>("ListArray::from_arrays", "values of shape ",
                                to_string(values.shape()), " are not 1-D");
     }
-    if (starts.size() != stops.size()) {
-      detail::fail<ShapeError>("ListArray::from_arrays", starts.size(), " starts but ",
-                               stops.size(), " stops (one of each per list)");
-    }
-    const index_t size = values.size();
-    for (std::size_t r = 0; r < starts.size(); ++r) {
-      if (starts[r] < 0 || stops[r] < starts[r] || stops[r] > size) {
-        detail::fail<IndexError>("ListArray::from_arrays", "list ", r, " is values[", starts[r],
-                                 ":", stops[r], "], not inside the ", size,
-                                 " values (0 <= start <= stop <= size)");
-      }
-    }
+    const index_t n = checked_level(starts, stops, values.size(), "values");
     if (!values.is_contiguous()) {
       values.rebind(values.copy());
     }
-    const auto n = static_cast<index_t>(starts.size());
-    auto both = std::make_shared<std::vector<index_t>>(std::move(starts));
-    both->insert(both->end(), stops.begin(), stops.end());
-    return ListArray(std::move(values), std::move(both), n);
+    return ListArray(std::move(values), {owned(joined(std::move(starts), stops), n)});
+  }
+  /// Lists of lists (awkward's ListArray over a ListArray content): row r holds lists
+  /// `starts[r]` to `stops[r] - 1` of @p content, which may overlap, come in any order and leave
+  /// lists unused; the result is one level deeper than @p content and shares everything it holds.
+  /// @param content the lists the rows choose from (any depth)
+  /// @param starts where each row starts among content's rows
+  /// @param stops where each row stops
+  /// @return the lists, depth `content.depth() + 1`
+  /// @throws ShapeError when starts and stops differ in length; IndexError naming the first
+  ///         row outside content's rows
+  static ListArray from_arrays(const ListArray& content, std::vector<index_t> starts,
+                               std::vector<index_t> stops) {
+    const index_t n = checked_level(starts, stops, content.n_rows(), "lists");
+    std::vector<Level> levels{owned(joined(std::move(starts), stops), n)};
+    levels.insert(levels.end(), content.levels_.begin(), content.levels_.end());
+    return ListArray(content.values_, std::move(levels));
   }
 
-  /// The number of lists.
+  /// The number of ragged levels: 1 for `n * var`, 2 for `n * var * var`.
+  /// @return the depth
+  [[nodiscard]] index_t depth() const noexcept { return static_cast<index_t>(levels_.size()); }
+  /// The number of rows (lists at depth 1, rows of lists at depth 2).
   /// @return the count
-  [[nodiscard]] index_t n_rows() const noexcept { return n_; }
-  /// The number of values the lists read (overlapping values counted once per list).
-  /// @return the sum of the list lengths
-  [[nodiscard]] index_t size() const noexcept {
+  [[nodiscard]] index_t n_rows() const noexcept { return levels_.front().n; }
+  /// The number of values the rows read (a value read by several lists counted once per list).
+  /// @return the count
+  [[nodiscard]] index_t size() const {
     index_t total = 0;
-    for (index_t r = 0; r < n_; ++r) {
-      total += stops_[r] - starts_[r];
-    }
+    for_each_run([&total](index_t start, index_t stop) { total += stop - start; });
     return total;
   }
-  /// Where each list starts in values().
+  /// Where each row starts: in values() at depth 1, among content()'s rows deeper.
   /// @return n_rows() int64 positions
   [[nodiscard]] std::span<const index_t> starts() const noexcept {
-    return {starts_, static_cast<std::size_t>(n_)};
+    return {levels_.front().starts, static_cast<std::size_t>(n_rows())};
   }
-  /// Where each list stops in values() (one past its last value).
+  /// Where each row stops (one past its last value or list).
   /// @return n_rows() int64 positions
   [[nodiscard]] std::span<const index_t> stops() const noexcept {
-    return {stops_, static_cast<std::size_t>(n_)};
+    return {levels_.front().stops, static_cast<std::size_t>(n_rows())};
   }
-  /// The values the lists read (awkward's content), a contiguous 1-D view sharing them.
+  /// The values the lists read (awkward's innermost content), a contiguous 1-D view sharing
+  /// them.
   /// @return the view
   [[nodiscard]] const Tensor<T>& values() const noexcept { return values_; }
-  /// Each list's length, `stops - starts`.
+  /// The lists the rows of a ListArray of depth 2 or more choose from, in their stored order
+  /// (awkward's `content`): one level less deep, a view.
+  /// @return the lists
+  /// @throws ShapeError at depth 1 (its content is values())
+  [[nodiscard]] ListArray content() const {
+    if (levels_.size() == 1) {
+      detail::fail<ShapeError>("ListArray::content",
+                               "a ListArray of depth 1 reads values, not lists (values() gives "
+                               "them)");
+    }
+    return ListArray(values_, std::vector<Level>(levels_.begin() + 1, levels_.end()));
+  }
+  /// Each row's length, `stops - starts` (its number of values at depth 1, of lists deeper).
   /// @return an int64 tensor of n_rows()
   [[nodiscard]] Tensor<index_t> lengths() const {
-    Tensor<index_t> out(Index{n_});
-    for (index_t r = 0; r < n_; ++r) {
-      out.data()[r] = stops_[r] - starts_[r];
+    const Level& top = levels_.front();
+    Tensor<index_t> out(Index{top.n});
+    for (index_t r = 0; r < top.n; ++r) {
+      out.data()[r] = top.stops[r] - top.starts[r];
     }
     return out;
   }
   /// List @p r's values, writable (they are shared with every list that reads them).
   /// @param r the list, 0 <= r < n_rows()
   /// @return the span
-  /// @throws IndexError for a list that does not exist
+  /// @throws IndexError for a list that does not exist; ShapeError at depth 2 or more (a row
+  ///         holds lists: row_lists())
   [[nodiscard]] std::span<T> row(index_t r) const {
-    if (r < 0 || r >= n_) {
-      detail::fail<IndexError>("ListArray::row", "list ", r, " is outside the ", n_, " lists");
+    check_row("ListArray::row", r);
+    if (levels_.size() != 1) {
+      detail::fail<ShapeError>("ListArray::row", "row ", r, " of a ListArray of depth ", depth(),
+                               " holds lists, not values (row_lists(", r, ") gives them)");
     }
-    return {base_ + starts_[r], static_cast<std::size_t>(stops_[r] - starts_[r])};
+    const Level& top = levels_.front();
+    return {base_ + top.starts[r], static_cast<std::size_t>(top.stops[r] - top.starts[r])};
+  }
+  /// Row @p r of a ListArray of depth 2 or more: its lists, one level less deep, a view
+  /// (awkward's `array[r]`).
+  /// @param r the row, 0 <= r < n_rows()
+  /// @return the lists
+  /// @throws IndexError for a row that does not exist; ShapeError at depth 1 (row() gives the
+  ///         values)
+  [[nodiscard]] ListArray row_lists(index_t r) const {
+    check_row("ListArray::row_lists", r);
+    if (levels_.size() == 1) {
+      detail::fail<ShapeError>("ListArray::row_lists", "row ", r,
+                               " of a ListArray of depth 1 holds values, not lists (row(", r,
+                               ") gives them)");
+    }
+    const Level& top = levels_.front();
+    return content().rows(top.starts[r], top.stops[r]);
   }
 
-  /// The same slice of every list, `list[start:stop]` clipped to each list as Python clips
-  /// (negative from the list's end; awkward's `array[:, 1:]`): a view, new starts and stops
-  /// over the same values. (A slice with a step other than 1 is not a run of values:
-  /// `to_jagged().select_each(range)` copies it.)
+  /// The same slice of every list at one level, `list[start:stop]` clipped to each list as
+  /// Python clips (negative from the list's end): axis 1 slices each row (awkward's
+  /// `array[:, 1:]`: the values of a depth-1 row, the lists of a depth-2 row), axis 2 each list
+  /// of each row (`array[:, :, 1:]`), -1 the innermost lists. A view: new starts and stops for
+  /// that level, everything else shared. (A slice with a step other than 1 is not a run:
+  /// reverse_each() reverses, `to_jagged().select_each(range)` copies any step.)
   /// @param start the first position, nullopt for the list's start
   /// @param stop the position after the last, nullopt for the list's end
+  /// @param axis the list axis, 1 to depth() or -depth() to -1
   /// @return the sliced lists
-  [[nodiscard]] ListArray slice_each(std::optional<index_t> start,
-                                     std::optional<index_t> stop) const {
-    auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * n_));
+  /// @throws IndexError for an axis outside the list axes
+  [[nodiscard]] ListArray slice_each(std::optional<index_t> start, std::optional<index_t> stop,
+                                     index_t axis = 1) const {
+    const std::size_t l = level_of("ListArray::slice_each", axis);
+    const Level& v = levels_[l];
+    auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * v.n));
     index_t* const s = both->data();
     const Range range{start, stop};
-    for (index_t r = 0; r < n_; ++r) {
-      const auto [first_kept, count] = detail::slice_of(stops_[r] - starts_[r], range);
-      s[r] = starts_[r] + first_kept;
-      s[n_ + r] = s[r] + count;
-    }
-    return ListArray(values_, std::move(both), n_);
-  }
-  /// The lists [lo, hi), a view (the starts and stops are shared too).
-  /// @param lo the first list
-  /// @param hi the list after the last
-  /// @return the lists
-  /// @throws IndexError when [lo, hi) is not inside the lists
-  [[nodiscard]] ListArray rows(index_t lo, index_t hi) const {
-    if (lo < 0 || hi < lo || hi > n_) {
-      detail::fail<IndexError>("ListArray::rows", "rows [", lo, ", ", hi, ") are not inside the ",
-                               n_, " lists");
+    for (index_t e = 0; e < v.n; ++e) {
+      const auto [first_kept, count] = detail::slice_of(v.stops[e] - v.starts[e], range);
+      s[e] = v.starts[e] + first_kept;
+      s[v.n + e] = s[e] + count;
     }
     ListArray out = *this;
-    out.starts_ += lo;
-    out.stops_ += lo;
-    out.n_ = hi - lo;
+    out.levels_[l] = owned(std::move(both), v.n);
     return out;
   }
-  /// The lists chosen by @p index, in its order, repeats allowed, negative counting from the
-  /// end (awkward's `array[[2, 0, -1]]`): a view, new starts and stops over the same values.
-  /// @param index the lists to take
-  /// @return the lists
-  /// @throws IndexError naming the first entry outside the lists (nothing is made)
+  /// Every list at one level in reverse order (awkward's `array[:, ::-1]` for axis 1,
+  /// `array[:, :, ::-1]` for axis 2). Above the innermost level a view: the reversed lists'
+  /// starts and stops are rewritten, the values shared. On the innermost axis (-1: values in
+  /// reverse) the values are gathered into a new array, as awkward does on every axis.
+  /// @param axis the list axis, 1 to depth() or -depth() to -1
+  /// @return the reversed lists
+  /// @throws IndexError for an axis outside the list axes
+  [[nodiscard]] ListArray reverse_each(index_t axis = 1) const {
+    const std::size_t l = level_of("ListArray::reverse_each", axis);
+    const Level& v = levels_[l];
+    return regroup(l, [&v](index_t e, std::vector<index_t>& chosen) {
+      for (index_t c = v.stops[e]; c-- > v.starts[e];) {
+        chosen.push_back(c);
+      }
+    });
+  }
+  /// Per-row choice (awkward's `array[index]` with a jagged integer index): row r of the
+  /// result holds the elements `index[r][0], index[r][1], ...` of row r (its lists at depth 2,
+  /// its values at depth 1), repeats allowed, negative counting from the row's end (the
+  /// `argmax(..., keepdims)` then index idiom). At depth 2 or more a view: new starts and stops
+  /// for the chosen lists, the values shared; at depth 1 the chosen values are gathered into a
+  /// new array.
+  /// @param index a `n_rows() * var` jagged tensor of integers
+  /// @return the chosen elements
+  /// @throws ShapeError for an index of another shape (naming both); IndexError naming the row
+  ///         and the first position outside it (nothing is made)
+  template <std::integral I>
+  [[nodiscard]] ListArray take_each(const JaggedTensor<I>& index) const {
+    constexpr std::string_view op = "ListArray::take_each";
+    check_per_row(op, "an index", index.shape());
+    const Level& top = levels_.front();
+    return regroup(0, [&](index_t r, std::vector<index_t>& chosen) {
+      const index_t length = top.stops[r] - top.starts[r];
+      for (const I i : index.row(r)) {
+        const auto k = static_cast<index_t>(i);
+        const index_t at = k < 0 ? k + length : k;
+        if (at < 0 || at >= length) {
+          detail::fail<IndexError>(op, "index ", k, " in row ", r, " is outside row ", r,
+                                   " of length ", length);
+        }
+        chosen.push_back(top.starts[r] + at);
+      }
+    });
+  }
+  /// Per-row filter (awkward's `array[mask]` with a jagged boolean mask): row r keeps its
+  /// elements (lists at depth 2, values at depth 1) where `mask[r]` is true, in order. At depth
+  /// 2 or more a view, at depth 1 the kept values are gathered into a new array.
+  /// @param mask a `n_rows() * var` jagged tensor of booleans, row r as long as row r
+  /// @return the kept elements
+  /// @throws ShapeError for a mask of another shape or a row of another length (naming the row
+  ///         and both lengths)
+  [[nodiscard]] ListArray filter_each(const JaggedTensor<bool>& mask) const {
+    constexpr std::string_view op = "ListArray::filter_each";
+    check_per_row(op, "a mask", mask.shape());
+    const Level& top = levels_.front();
+    for (index_t r = 0; r < top.n; ++r) {
+      const auto have = static_cast<index_t>(mask.row(r).size());
+      if (have != top.stops[r] - top.starts[r]) {
+        detail::fail<ShapeError>(op, "row ", r, " of the mask has ", have, " entries but row ", r,
+                                 " has ", top.stops[r] - top.starts[r]);
+      }
+    }
+    return regroup(0, [&](index_t r, std::vector<index_t>& chosen) {
+      const std::span<const bool> keep = mask.row(r);
+      for (std::size_t k = 0; k < keep.size(); ++k) {
+        if (keep[k]) {
+          chosen.push_back(top.starts[r] + static_cast<index_t>(k));
+        }
+      }
+    });
+  }
+  /// The rows [lo, hi), a view (the starts and stops are shared too).
+  /// @param lo the first row
+  /// @param hi the row after the last
+  /// @return the rows
+  /// @throws IndexError when [lo, hi) is not inside the rows
+  [[nodiscard]] ListArray rows(index_t lo, index_t hi) const {
+    if (lo < 0 || hi < lo || hi > n_rows()) {
+      detail::fail<IndexError>("ListArray::rows", "rows [", lo, ", ", hi, ") are not inside the ",
+                               n_rows(), " rows");
+    }
+    ListArray out = *this;
+    Level& top = out.levels_.front();
+    top.starts += lo;
+    top.stops += lo;
+    top.n = hi - lo;
+    return out;
+  }
+  /// The rows chosen by @p index, in its order, repeats allowed, negative counting from the
+  /// end (awkward's `array[[2, 0, -1]]`): a view, new starts and stops over the same values and
+  /// lists.
+  /// @param index the rows to take
+  /// @return the rows
+  /// @throws IndexError naming the first entry outside the rows (nothing is made)
   [[nodiscard]] ListArray take_rows(std::span<const index_t> index) const {
+    const Level& top = levels_.front();
     const auto n = static_cast<index_t>(index.size());
     auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * n));
     index_t* const s = both->data();
     for (index_t k = 0; k < n; ++k) {
       const index_t i = index[static_cast<std::size_t>(k)];
-      const index_t r = i < 0 ? i + n_ : i;
-      if (r < 0 || r >= n_) {
+      const index_t r = i < 0 ? i + top.n : i;
+      if (r < 0 || r >= top.n) {
         detail::fail<IndexError>("ListArray::take_rows", "index ", i, " (entry ", k,
-                                 ") is outside the ", n_, " lists");
+                                 ") is outside the ", top.n, " rows");
       }
-      s[k] = starts_[r];
-      s[n + k] = stops_[r];
+      s[k] = top.starts[r];
+      s[n + k] = top.stops[r];
     }
-    return ListArray(values_, std::move(both), n);
+    ListArray out = *this;
+    out.levels_.front() = owned(std::move(both), n);
+    return out;
   }
   /// take_rows() of a braced list: `lists.take_rows({2, 0})`.
-  /// @param index the lists to take
-  /// @return the lists
-  /// @throws IndexError naming the first entry outside the lists
+  /// @param index the rows to take
+  /// @return the rows
+  /// @throws IndexError naming the first entry outside the rows
   [[nodiscard]] ListArray take_rows(std::initializer_list<index_t> index) const {
     return take_rows(std::span<const index_t>(index.begin(), index.size()));
   }
 
-  /// The lists packed one after another into a new JaggedTensor (values + offsets, awkward's
-  /// ListOffsetArray; `ak.to_packed`).
-  /// @return the jagged tensor `n * var`
+  /// The rows packed one after another into a new JaggedTensor (values + offsets, awkward's
+  /// ListOffsetArray; `ak.to_packed`): `n * var` at depth 1, rows of lists at depth 2 (a row
+  /// whose lists have one length is stored rectangular, as JaggedTensor stores nested vectors).
+  /// @return the jagged tensor
   [[nodiscard]] JaggedTensor<std::remove_const_t<T>> to_jagged() const {
-    std::vector<index_t> lengths(static_cast<std::size_t>(n_));
-    for (index_t r = 0; r < n_; ++r) {
-      lengths[static_cast<std::size_t>(r)] = stops_[r] - starts_[r];
-    }
-    auto out = JaggedTensor<std::remove_const_t<T>>::for_overwrite(Jagged::from_lengths(lengths));
-    auto* o = out.data();
-    for (index_t r = 0; r < n_; ++r) {
-      o = std::copy(base_ + starts_[r], base_ + stops_[r], o);
-    }
+    using U = std::remove_const_t<T>;
+    auto out = JaggedTensor<U>::for_overwrite(packed_shape());
+    U* o = out.data();
+    for_each_run(
+        [&o, this](index_t start, index_t stop) { o = std::copy(base_ + start, base_ + stop, o); });
     return out;
   }
-  /// The type line awkward prints, `3 * var * float64`.
+  /// The type line awkward prints, `3 * var * float64` (`3 * var * var * float64` at depth 2).
   /// @return the text
   [[nodiscard]] std::string type_string() const {
-    return std::to_string(n_) + " * var * " + std::string(detail::dtype_name<T>());
+    std::string out = std::to_string(n_rows());
+    for (std::size_t l = 0; l < levels_.size(); ++l) {
+      out += " * var";
+    }
+    return out + " * " + std::string(detail::dtype_name<T>());
   }
 
  private:
-  // Over a n * var shape's offsets (shared with the tensor's shape): starts are all but the
-  // last, stops all but the first.
-  ListArray(Tensor<T> values, std::shared_ptr<const Jagged> shape)
-      : values_(std::move(values)),
-        base_(values_.data()),
-        index_owner_(shape),
-        starts_(shape->row_starts().data()),
-        stops_(shape->row_starts().data() + 1),
-        n_(shape->n_rows()) {}
-  // The values of a JaggedTensor whose lists a ListArray can be: one outer axis, 1-D rows.
-  static Tensor<T> lists_of(JaggedTensor<T>& t) {
+  using Level = detail::ListLevel;
+  static Level owned(std::shared_ptr<std::vector<index_t>> both, index_t n) {
+    const index_t* data = both->data();
+    return {std::move(both), data, data + n, n};
+  }
+  static std::shared_ptr<std::vector<index_t>> joined(std::vector<index_t> starts,
+                                                      const std::vector<index_t>& stops) {
+    auto both = std::make_shared<std::vector<index_t>>(std::move(starts));
+    both->insert(both->end(), stops.begin(), stops.end());
+    return both;
+  }
+  // The number of lists, after checking each is inside the @p size entries below.
+  static index_t checked_level(const std::vector<index_t>& starts,
+                               const std::vector<index_t>& stops, index_t size,
+                               std::string_view below) {
+    if (starts.size() != stops.size()) {
+      detail::fail<ShapeError>("ListArray::from_arrays", starts.size(), " starts but ",
+                               stops.size(), " stops (one of each per list)");
+    }
+    for (std::size_t r = 0; r < starts.size(); ++r) {
+      if (starts[r] < 0 || stops[r] < starts[r] || stops[r] > size) {
+        detail::fail<IndexError>("ListArray::from_arrays", "list ", r, " is ", below, "[",
+                                 starts[r], ":", stops[r], "], not inside the ", size, " ", below,
+                                 " (0 <= start <= stop <= size)");
+      }
+    }
+    return static_cast<index_t>(starts.size());
+  }
+  // A JaggedTensor's levels over its values: its offsets (n * var), or its lists' two-level
+  // offsets (rows of rank 2), shared with its shape.
+  static std::pair<Tensor<T>, std::vector<Level>> levels_of(JaggedTensor<T>& t) {
     const Jagged& shape = t.shape();
-    if (shape.outer_rank() != 1 || shape.inner_rank() != 1 || !shape.smooth_rows()) {
+    if (shape.outer_rank() == 1 && shape.inner_rank() == 1 && shape.smooth_rows()) {
+      auto owner = std::make_shared<const Jagged>(shape);
+      const index_t* offsets = owner->row_starts().data();
+      const index_t n = owner->n_rows();
+      return {t.values(), {Level{std::move(owner), offsets, offsets + 1, n}}};
+    }
+    const std::shared_ptr<const detail::ListIndex> index = t.list_index();
+    if (!index) {
       detail::fail<ShapeError>("ListArray",
-                               "takes the lists of a n * var tensor (one outer axis, "
-                               "1-D rows), not ",
+                               "takes the lists of a n * var or n * var * var tensor (one outer "
+                               "axis, rows of rank 1 or 2), not ",
                                shape.to_string());
     }
-    return t.values();
+    const index_t* first = index->first.data();
+    const index_t* lists = index->lists.row_starts().data();
+    const auto n = static_cast<index_t>(index->counts.size());
+    const index_t n_lists = index->lists.n_rows();
+    return {t.values(),
+            {Level{index, first, first + 1, n}, Level{index, lists, lists + 1, n_lists}}};
   }
-  ListArray(Tensor<T> values, std::shared_ptr<std::vector<index_t>> both, index_t n)
-      : values_(std::move(values)),
-        base_(values_.data()),
-        index_owner_(both),
-        starts_(both->data()),
-        stops_(both->data() + n),
-        n_(n) {}
+  explicit ListArray(std::pair<Tensor<T>, std::vector<Level>> parts)
+      : ListArray(std::move(parts.first), std::move(parts.second)) {}
+  ListArray(Tensor<T> values, std::vector<Level> levels)
+      : values_(std::move(values)), base_(values_.data()), levels_(std::move(levels)) {}
 
-  Tensor<T> values_;                         // contiguous, 1-D
-  T* base_ = nullptr;                        // values_.data() (null when there are none)
-  std::shared_ptr<const void> index_owner_;  // keeps starts_ and stops_ alive
-  const index_t* starts_ = nullptr;
-  const index_t* stops_ = nullptr;
-  index_t n_ = 0;
+  // The level holding the lists of list axis @p axis (1 .. depth, or negative from the end).
+  [[nodiscard]] std::size_t level_of(std::string_view op, index_t axis) const {
+    const index_t d = depth();
+    const index_t a = axis < 0 ? axis + d + 1 : axis;
+    if (a < 1 || a > d) {
+      detail::fail<IndexError>(op, "axis ", axis, " is not a list axis of a ListArray of depth ", d,
+                               " (1 to ", d, ", or -", d, " to -1; rows(), take_rows() choose ",
+                               "rows)");
+    }
+    return static_cast<std::size_t>(a - 1);
+  }
+  void check_row(std::string_view op, index_t r) const {
+    if (r < 0 || r >= n_rows()) {
+      detail::fail<IndexError>(op, "row ", r, " is outside the ", n_rows(), " rows");
+    }
+  }
+  // An index or mask must be n_rows() * var.
+  void check_per_row(std::string_view op, std::string_view what, const Jagged& shape) const {
+    if (shape.outer_rank() != 1 || shape.inner_rank() != 1 || !shape.smooth_rows() ||
+        shape.n_rows() != n_rows()) {
+      detail::fail<ShapeError>(op, what, " of shape ", shape.to_string(), " for ", type_string(),
+                               " (one row of 1-D positions per row: ", n_rows(), " * var)");
+    }
+  }
+  // Calls f(start, stop) for every run of values the rows reach, in row order.
+  template <class F>
+  void for_each_run(F&& f) const {
+    const Level& top = levels_.front();
+    for (index_t r = 0; r < top.n; ++r) {
+      runs(0, r, f);
+    }
+  }
+  template <class F>
+  void runs(std::size_t l, index_t e, F& f) const {
+    const Level& v = levels_[l];
+    if (l + 1 == levels_.size()) {
+      f(v.starts[e], v.stops[e]);
+      return;
+    }
+    for (index_t c = v.starts[e]; c < v.stops[e]; ++c) {
+      runs(l + 1, c, f);
+    }
+  }
+  // The shape of the rows packed: from the row lengths at depth 1, from every entry's shape
+  // deeper.
+  [[nodiscard]] Jagged packed_shape() const {
+    const Level& top = levels_.front();
+    if (levels_.size() == 1) {
+      std::vector<index_t> lengths(static_cast<std::size_t>(top.n));
+      for (index_t r = 0; r < top.n; ++r) {
+        lengths[static_cast<std::size_t>(r)] = top.stops[r] - top.starts[r];
+      }
+      return Jagged::from_lengths(lengths);
+    }
+    if (top.n == 0) {  // no rows to carry the depth: smooth rows of its rank
+      return Jagged::from_extents(Index{0}, static_cast<int>(levels_.size()), Index{});
+    }
+    std::vector<Shape> shapes;
+    shapes.reserve(static_cast<std::size_t>(top.n));
+    for (index_t r = 0; r < top.n; ++r) {
+      shapes.push_back(entry_shape(0, r));
+    }
+    return Jagged(Index{top.n}, std::move(shapes));
+  }
+  // The shape of entry e of level l, as nested vectors give it (rectangular: Smooth).
+  [[nodiscard]] Shape entry_shape(std::size_t l, index_t e) const {
+    const Level& v = levels_[l];
+    const index_t length = v.stops[e] - v.starts[e];
+    if (l + 1 == levels_.size()) {
+      return Shape(Smooth{length});
+    }
+    std::vector<Shape> shapes;
+    bool rectangular = true;
+    for (index_t c = v.starts[e]; c < v.stops[e]; ++c) {
+      shapes.push_back(entry_shape(l + 1, c));
+      rectangular =
+          rectangular && shapes.back().template is<Smooth>() && shapes.back() == shapes.front();
+    }
+    if (shapes.empty()) {
+      return Shape(Smooth(Index(levels_.size() - l, 0)));
+    }
+    if (!rectangular) {
+      return Shape(Jagged(std::move(shapes)));
+    }
+    Index extents{length};
+    const IndexSpan inner = shapes.front().template as<Smooth>().extents();
+    extents.insert(extents.end(), inner.begin(), inner.end());
+    return Shape(Smooth(extents));
+  }
+  // Every entry e of level l gets the entries pick(e, chosen) appends (positions in level
+  // l + 1, or in the values at the last level): level l becomes runs over a new level l + 1
+  // holding the chosen entries' starts and stops (a view), or over new values gathered from the
+  // chosen positions (at the last level). Nothing of this ListArray changes.
+  template <class Pick>
+  [[nodiscard]] ListArray regroup(std::size_t l, Pick&& pick) const {
+    const Level& v = levels_[l];
+    auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * v.n));
+    std::vector<index_t> chosen;
+    chosen.reserve(static_cast<std::size_t>(l + 1 < levels_.size() ? levels_[l + 1].n : v.n));
+    for (index_t e = 0; e < v.n; ++e) {
+      (*both)[static_cast<std::size_t>(e)] = static_cast<index_t>(chosen.size());
+      pick(e, chosen);
+      (*both)[static_cast<std::size_t>(v.n + e)] = static_cast<index_t>(chosen.size());
+    }
+    ListArray out = *this;
+    out.levels_[l] = owned(std::move(both), v.n);
+    const auto m = static_cast<index_t>(chosen.size());
+    if (l + 1 < levels_.size()) {
+      const Level& w = levels_[l + 1];
+      auto child = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * m));
+      for (index_t k = 0; k < m; ++k) {
+        const index_t c = chosen[static_cast<std::size_t>(k)];
+        (*child)[static_cast<std::size_t>(k)] = w.starts[c];
+        (*child)[static_cast<std::size_t>(m + k)] = w.stops[c];
+      }
+      out.levels_[l + 1] = owned(std::move(child), m);
+    } else {
+      Tensor<std::remove_const_t<T>> gathered(Index{m});
+      for (index_t k = 0; k < m; ++k) {
+        gathered.data()[k] = base_[chosen[static_cast<std::size_t>(k)]];
+      }
+      out.values_.rebind(Tensor<T>(std::move(gathered)));
+      out.base_ = out.values_.data();
+    }
+    return out;
+  }
+
+  Tensor<T> values_;           // contiguous, 1-D
+  T* base_ = nullptr;          // values_.data() (null when there are none)
+  std::vector<Level> levels_;  // the rows first, the lists of values last; never empty
 };
 
 /// The lists as awkward prints them, `[[1.1, 2.2], [], [3.3]]` (long data elided).

@@ -6,6 +6,8 @@
 #include <blis.h>
 #endif
 
+#include <vector>
+
 namespace strata::detail {
 
 bool gemm_uses_blis() noexcept {
@@ -25,17 +27,100 @@ rntm_t runtime(int threads) {
   bli_rntm_set_num_threads(std::max(threads, 1), &r);
   return r;
 }
+
+/// Walks index i of a pair of strides backwards in both (the product is the same), when both
+/// are negative: `x[i * sx]` over i < n read from the other end.
+template <class X, class Y>
+void walk_forwards(index_t n, X*& x, index_t& sx, Y*& y, index_t& sy) {
+  if (sx < 0 && sy < 0) {
+    x += (n - 1) * sx;
+    y += (n - 1) * sy;
+    sx = -sx;
+    sy = -sy;
+  }
+}
+
+/// Copies a rows x columns matrix with any strides into @p out, row-major.
+template <class T>
+MatrixView<const T> packed(index_t rows, index_t columns, MatrixView<const T> x,
+                           std::vector<T>& out) {
+  out.resize(static_cast<std::size_t>(rows * columns));
+  for (index_t i = 0; i < rows; ++i) {
+    for (index_t j = 0; j < columns; ++j) {
+      out[static_cast<std::size_t>(i * columns + j)] = x.data[i * x.rows + j * x.columns];
+    }
+  }
+  return {out.data(), columns, 1};
+}
+
+/// `C = alpha A B + beta C` on BLIS with every stride it is given non-negative. BLIS 0.9's
+/// typed API is not reliable with negative strides: with the sub-configuration it selects on
+/// some processors (haswell, chosen when it cannot count an AVX-512 processor's FMA units) it
+/// computes wrong values and writes outside the matrices. So a stride along an extent of 1 is
+/// made positive (it is never used), a pair of negative strides along one index (A's and C's
+/// rows, B's and C's columns, A's columns and B's rows) walks that index from its other end,
+/// and an operand still holding a negative stride is copied (C computed apart and written back).
+template <class T, class Gemm>
+void positive_gemm(index_t m, index_t n, index_t k, MatrixView<const T> a, MatrixView<const T> b,
+                   T beta, MatrixView<T> c, Gemm&& call) {
+  const auto unused = [](index_t extent, index_t& stride) {
+    if (extent == 1 && stride < 0) {
+      stride = -stride;
+    }
+  };
+  unused(m, a.rows);
+  unused(m, c.rows);
+  unused(n, b.columns);
+  unused(n, c.columns);
+  unused(k, a.columns);
+  unused(k, b.rows);
+  walk_forwards(m, a.data, a.rows, c.data, c.rows);
+  walk_forwards(n, b.data, b.columns, c.data, c.columns);
+  walk_forwards(k, a.data, a.columns, b.data, b.rows);
+  std::vector<T> a_copy;
+  std::vector<T> b_copy;
+  std::vector<T> c_copy;
+  if (a.rows < 0 || a.columns < 0) {
+    a = packed(m, k, a, a_copy);
+  }
+  if (b.rows < 0 || b.columns < 0) {
+    b = packed(k, n, b, b_copy);
+  }
+  MatrixView<T> out = c;
+  if (c.rows < 0 || c.columns < 0) {
+    if (beta == T{0}) {
+      c_copy.assign(static_cast<std::size_t>(m * n), T{0});
+    } else {
+      packed(m, n, MatrixView<const T>{c.data, c.rows, c.columns}, c_copy);
+    }
+    out = {c_copy.data(), n, 1};
+  }
+  call(a, b, out);
+  if (!c_copy.empty()) {
+    for (index_t i = 0; i < m; ++i) {
+      for (index_t j = 0; j < n; ++j) {
+        c.data[i * c.rows + j * c.columns] = c_copy[static_cast<std::size_t>(i * n + j)];
+      }
+    }
+  }
+}
 }  // namespace
 #endif
 
 void gemm(index_t m, index_t n, index_t k, double alpha, MatrixView<const double> a,
           MatrixView<const double> b, double beta, MatrixView<double> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  rntm_t r = runtime(threads);
-  // BLIS's typed API takes non-const pointers; it does not write A, B, alpha or beta.
-  bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha, const_cast<double*>(a.data),
-               a.rows, a.columns, const_cast<double*>(b.data), b.rows, b.columns, &beta, c.data,
-               c.rows, c.columns, nullptr, &r);
+  positive_gemm(
+      m, n, k, a, b, beta, c,
+      [&](MatrixView<const double> pa, MatrixView<const double> pb, MatrixView<double> pc) {
+        rntm_t r = runtime(threads);
+        // BLIS's typed API takes non-const pointers; it does not write A, B, alpha
+        // or beta.
+        bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha,
+                     const_cast<double*>(pa.data), pa.rows, pa.columns,
+                     const_cast<double*>(pb.data), pb.rows, pb.columns, &beta, pc.data, pc.rows,
+                     pc.columns, nullptr, &r);
+      });
 #else
   gemm_generic<double>(m, n, k, alpha, a, b, beta, c, threads);
 #endif
@@ -44,10 +129,14 @@ void gemm(index_t m, index_t n, index_t k, double alpha, MatrixView<const double
 void gemm(index_t m, index_t n, index_t k, float alpha, MatrixView<const float> a,
           MatrixView<const float> b, float beta, MatrixView<float> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  rntm_t r = runtime(threads);
-  bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha, const_cast<float*>(a.data),
-               a.rows, a.columns, const_cast<float*>(b.data), b.rows, b.columns, &beta, c.data,
-               c.rows, c.columns, nullptr, &r);
+  positive_gemm(m, n, k, a, b, beta, c,
+                [&](MatrixView<const float> pa, MatrixView<const float> pb, MatrixView<float> pc) {
+                  rntm_t r = runtime(threads);
+                  bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha,
+                               const_cast<float*>(pa.data), pa.rows, pa.columns,
+                               const_cast<float*>(pb.data), pb.rows, pb.columns, &beta, pc.data,
+                               pc.rows, pc.columns, nullptr, &r);
+                });
 #else
   gemm_generic<float>(m, n, k, alpha, a, b, beta, c, threads);
 #endif

@@ -16,6 +16,7 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using strata::Index;
@@ -284,5 +285,81 @@ TEST_CASE("bad contractions are typed errors naming what was wrong; nothing is w
     const Tensor<double> flat = strata::zeros<double>({index_t{1} << 61, 2});
     check_error<strata::ShapeError>([&] { (void)strata::einsum_plan("ij,jk->ik", tall, flat); },
                                     "einsum", "overflow");
+  }
+}
+
+namespace {
+
+/// One matrix product through detail::matrix_product on matrices whose six strides have the
+/// signs in @p signs (bit s negative), inside padded buffers, against the plain triple loop;
+/// the padding must come back untouched.
+template <class T>
+void check_signed_product(std::mt19937_64& rng, index_t m, index_t n, index_t k, unsigned signs,
+                          T alpha, T beta) {
+  using strata::detail::MatrixView;
+  constexpr index_t pad = 16;
+  const auto storage = [&](index_t rows, index_t columns, unsigned bits, std::vector<T>& buffer) {
+    // Row-major or column-major at random, then each axis reversed where its bit is set.
+    const bool row_major = (rng() & 1U) != 0;
+    index_t rs = row_major ? columns : 1;
+    index_t cs = row_major ? 1 : rows;
+    buffer.assign(static_cast<std::size_t>(rows * columns + 2 * pad), T{0});
+    for (std::size_t i = 0; i < buffer.size(); ++i) {
+      buffer[i] = static_cast<T>(static_cast<int>(rng() % 9) - 4);
+    }
+    index_t first = pad;
+    if ((bits & 1U) != 0) {
+      first += (rows - 1) * rs;
+      rs = -rs;
+    }
+    if ((bits & 2U) != 0) {
+      first += (columns - 1) * cs;
+      cs = -cs;
+    }
+    return std::tuple{first, rs, cs};
+  };
+  std::vector<T> a;
+  std::vector<T> b;
+  std::vector<T> c;
+  const auto [a0, ars, acs] = storage(m, k, signs & 3U, a);
+  const auto [b0, brs, bcs] = storage(k, n, (signs >> 2U) & 3U, b);
+  const auto [c0, crs, ccs] = storage(m, n, (signs >> 4U) & 3U, c);
+  std::vector<T> want = c;
+  for (index_t i = 0; i < m; ++i) {
+    for (index_t j = 0; j < n; ++j) {
+      T sum{0};
+      for (index_t p = 0; p < k; ++p) {
+        sum = static_cast<T>(sum + a[static_cast<std::size_t>(a0 + i * ars + p * acs)] *
+                                       b[static_cast<std::size_t>(b0 + p * brs + j * bcs)]);
+      }
+      T& x = want[static_cast<std::size_t>(c0 + i * crs + j * ccs)];
+      x = static_cast<T>(alpha * sum + (beta == T{0} ? T{0} : beta * x));
+    }
+  }
+  strata::detail::matrix_product<T>(m, n, k, alpha, MatrixView<const T>{a.data() + a0, ars, acs},
+                                    MatrixView<const T>{b.data() + b0, brs, bcs}, beta,
+                                    MatrixView<T>{c.data() + c0, crs, ccs}, 1);
+  INFO("m " << m << " n " << n << " k " << k << " signs " << signs << " alpha " << alpha << " beta "
+            << beta);
+  CHECK(c == want);  // small integers: exact in any summation order
+}
+
+}  // namespace
+
+TEST_CASE("matrix products take negative strides on every operand, padding untouched",
+          "[contract][gemm]") {
+  // BLIS 0.9 computes wrong values and writes outside its matrices with negative strides under
+  // some sub-configurations; detail::gemm walks pairs of them forwards and copies the rest.
+  std::mt19937_64 rng(20261128);
+  std::uniform_int_distribution<index_t> extent(1, 40);
+  for (unsigned signs = 0; signs < 64; ++signs) {
+    for (int trial = 0; trial < 6; ++trial) {
+      const index_t m = trial == 0 ? 1 : extent(rng);
+      const index_t n = trial == 1 ? 1 : extent(rng);
+      const index_t k = trial == 2 ? 1 : extent(rng);
+      const double beta = trial % 3 == 0 ? 0.0 : (trial % 3 == 1 ? 1.0 : -2.0);
+      check_signed_product<double>(rng, m, n, k, signs, 2.0, beta);
+      check_signed_product<float>(rng, m, n, k, signs, -1.0F, static_cast<float>(beta));
+    }
   }
 }

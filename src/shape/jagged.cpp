@@ -6,6 +6,7 @@
 #include "strata/shape/nested.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <ostream>
 
 namespace strata {
@@ -313,7 +314,8 @@ JaggedRows JaggedRows::chip_outer(int mode, index_t i) const {
   return {rows.data_, rows.row0_, rows.row1_, erase_mode(rows.outer_, mode)};
 }
 
-JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) const {
+JaggedRows JaggedRows::chip_inner(int mode, index_t i,
+                                  const std::function<std::string()>& what) const {
   const index_t n = row1_ - row0_;
   std::vector<index_t> table;
   std::vector<Shape> shapes;
@@ -322,7 +324,7 @@ JaggedRows JaggedRows::chip_inner(int mode, index_t i, std::string_view what) co
       const auto e = data_->row_extents(row0_ + r);
       if (i < 0 || i >= e[static_cast<std::size_t>(mode)]) {
         fail<IndexError>("chip", "index ", i, " is outside [0, ", e[static_cast<std::size_t>(mode)],
-                         ") of inner mode ", mode, " in row ", r, " of ", what);
+                         ") of inner mode ", mode, " in row ", r, " of ", what());
       }
       const Index kept = erase_mode(e, mode);
       table.insert(table.end(), kept.begin(), kept.end());
@@ -358,11 +360,11 @@ void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<
 
 /// slice() of a Jagged or JaggedView: outer bounds only, absolute indices.
 JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, IndexSpan hi,
-                      const std::string& what) {
+                      const std::function<std::string()>& what) {
   const auto o = static_cast<std::size_t>(rows.outer_rank());
   if (lo.size() != o || hi.size() != o) {
     fail<IndexError>("slice", "bounds ", strata::to_string(lo), " and ", strata::to_string(hi),
-                     " need ", o, " entries for ", what,
+                     " need ", o, " entries for ", what(),
                      " (a jagged shape is sliced along its outer modes; rows stay whole)");
   }
   Index lo_offset(o, 0);
@@ -375,7 +377,7 @@ JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, In
     const index_t extent = rows.outer()[k];
     if (lo[k] < origin[k] || hi[k] > origin[k] + extent) {
       fail<IndexError>("slice", "bounds [", lo[k], ", ", hi[k], ") of mode ", k, " leave [",
-                       origin[k], ", ", origin[k] + extent, ") of ", what);
+                       origin[k], ", ", origin[k] + extent, ") of ", what());
     }
     lo_offset[k] = lo[k] - origin[k];
     hi_offset[k] = hi[k] - origin[k];
@@ -387,14 +389,14 @@ JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, In
 
 /// chip() of a Jagged or JaggedView.
 Shape chip_rows(const JaggedRows& rows, IndexSpan origin, int mode, index_t i,
-                const std::string& what) {
+                const std::function<std::string()>& what) {
   const int o = rows.outer_rank();
   const auto m = static_cast<std::size_t>(mode);
   if (mode < o) {
     const index_t extent = rows.outer()[m];
     if (i < origin[m] || i >= origin[m] + extent) {
       fail<IndexError>("chip", "index ", i, " is outside [", origin[m], ", ", origin[m] + extent,
-                       ") of mode ", mode, " in ", what);
+                       ") of mode ", mode, " in ", what());
     }
     if (o == 1) {
       return rows.row(i - origin[m]);
@@ -407,7 +409,7 @@ Shape chip_rows(const JaggedRows& rows, IndexSpan origin, int mode, index_t i,
       const index_t length = rows.row(r).extent(0);
       if (i < 0 || i >= length) {
         fail<IndexError>("chip", "index ", i, " is outside [0, ", length, ") of mode ", mode,
-                         " in row ", r, " of ", what);
+                         " in row ", r, " of ", what());
       }
     }
     return SmoothView(rows.outer(), origin.first(static_cast<std::size_t>(o)));
@@ -459,24 +461,24 @@ std::span<const index_t> Jagged::row_starts() const noexcept {
 }
 
 JaggedView Jagged::slice(IndexSpan lo, IndexSpan hi) const {
-  return detail::slice_rows(rows_, origin(), lo, hi, to_string());
+  return detail::slice_rows(rows_, origin(), lo, hi, [this] { return to_string(); });
 }
 
 Shape Jagged::chip(int mode, index_t i) const {
   check_mode("chip", mode);
-  return detail::chip_rows(rows_, origin(), mode, i, to_string());
+  return detail::chip_rows(rows_, origin(), mode, i, [this] { return to_string(); });
 }
 
 JaggedView::JaggedView(const Jagged& shape)
     : rows_(shape.rows_), origin_(static_cast<std::size_t>(shape.rank()), 0) {}
 
 JaggedView JaggedView::slice(IndexSpan lo, IndexSpan hi) const {
-  return detail::slice_rows(rows_, origin_, lo, hi, to_string());
+  return detail::slice_rows(rows_, origin_, lo, hi, [this] { return to_string(); });
 }
 
 Shape JaggedView::chip(int mode, index_t i) const {
   check_mode("chip", mode);
-  return detail::chip_rows(rows_, origin_, mode, i, to_string());
+  return detail::chip_rows(rows_, origin_, mode, i, [this] { return to_string(); });
 }
 
 void JaggedView::print(std::ostream& out) const {

@@ -3,7 +3,9 @@
 
 #include "strata/core/checked.hpp"
 
+#include <functional>
 #include <ostream>
+#include <string>
 
 namespace strata {
 
@@ -23,10 +25,10 @@ namespace {
 
 /// The box [lo, hi) of a box of @p extents starting at @p origin, as offsets; checked.
 SmoothView slice_box(IndexSpan extents, IndexSpan origin, IndexSpan lo, IndexSpan hi,
-                     const std::string& shape_text) {
+                     const std::function<std::string()>& shape_text) {
   if (lo.size() != extents.size() || hi.size() != extents.size()) {
     fail<IndexError>("slice", "bounds ", strata::to_string(lo), " and ", strata::to_string(hi),
-                     " need ", extents.size(), " entries for ", shape_text);
+                     " need ", extents.size(), " entries for ", shape_text());
   }
   Index box(extents.size(), 0);
   for (std::size_t k = 0; k < extents.size(); ++k) {
@@ -36,7 +38,7 @@ SmoothView slice_box(IndexSpan extents, IndexSpan origin, IndexSpan lo, IndexSpa
     }
     if (lo[k] < origin[k] || hi[k] > origin[k] + extents[k]) {
       fail<IndexError>("slice", "bounds [", lo[k], ", ", hi[k], ") of mode ", k, " leave [",
-                       origin[k], ", ", origin[k] + extents[k], ") of ", shape_text);
+                       origin[k], ", ", origin[k] + extents[k], ") of ", shape_text());
     }
     box[k] = hi[k] - lo[k];
   }
@@ -44,11 +46,11 @@ SmoothView slice_box(IndexSpan extents, IndexSpan origin, IndexSpan lo, IndexSpa
 }
 
 SmoothView chip_box(IndexSpan extents, IndexSpan origin, int mode, index_t i,
-                    const std::string& shape_text) {
+                    const std::function<std::string()>& shape_text) {
   const auto m = static_cast<std::size_t>(mode);
   if (i < origin[m] || i >= origin[m] + extents[m]) {
     fail<IndexError>("chip", "index ", i, " is outside [", origin[m], ", ", origin[m] + extents[m],
-                     ") of mode ", mode, " in ", shape_text);
+                     ") of mode ", mode, " in ", shape_text());
   }
   Index box(extents.begin(), extents.end());
   Index start(origin.begin(), origin.end());
@@ -67,12 +69,12 @@ Smooth::Smooth(IndexSpan extents)
     : extents_(extents.begin(), extents.end()), size_(detail::checked_extents(extents, "Smooth")) {}
 
 SmoothView Smooth::slice(IndexSpan lo, IndexSpan hi) const {
-  return detail::slice_box(extents_, origin(), lo, hi, to_string());
+  return detail::slice_box(extents_, origin(), lo, hi, [this] { return to_string(); });
 }
 
 SmoothView Smooth::chip(int mode, index_t i) const {
   check_mode("chip", mode);
-  return detail::chip_box(extents_, origin(), mode, i, to_string());
+  return detail::chip_box(extents_, origin(), mode, i, [this] { return to_string(); });
 }
 
 void Smooth::print(std::ostream& out) const {
@@ -88,12 +90,12 @@ SmoothView::SmoothView(IndexSpan extents, IndexSpan origin)
 }
 
 SmoothView SmoothView::slice(IndexSpan lo, IndexSpan hi) const {
-  return detail::slice_box(box_.extents(), origin_, lo, hi, to_string());
+  return detail::slice_box(box_.extents(), origin_, lo, hi, [this] { return to_string(); });
 }
 
 SmoothView SmoothView::chip(int mode, index_t i) const {
   check_mode("chip", mode);
-  return detail::chip_box(box_.extents(), origin_, mode, i, to_string());
+  return detail::chip_box(box_.extents(), origin_, mode, i, [this] { return to_string(); });
 }
 
 void SmoothView::print(std::ostream& out) const {

@@ -70,7 +70,8 @@ class JaggedRows {
   /// Drops outer mode @p mode at offset @p i.
   [[nodiscard]] JaggedRows chip_outer(int mode, index_t i) const;
   /// Chips inner mode @p mode (of the rows) at @p i in every row; null when rows become scalars.
-  [[nodiscard]] JaggedRows chip_inner(int mode, index_t i, std::string_view what) const;
+  [[nodiscard]] JaggedRows chip_inner(int mode, index_t i,
+                                      const std::function<std::string()>& what) const;
 
  private:
   [[nodiscard]] index_t row_of(std::span<const index_t> offset) const;

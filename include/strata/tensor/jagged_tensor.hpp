@@ -1092,7 +1092,7 @@ class JaggedTensor {
         const auto i = static_cast<std::size_t>(first + k * range.step);
         from.push_back(starts[static_cast<std::size_t>(r)] + at[i]);
         sizes.push_back(at[i + 1] - at[i]);
-        if (!smooth) {
+        if (!smooth && inner != 2) {
           subs.push_back(row.chip(0, first + k * range.step));
         }
       }
@@ -1109,6 +1109,9 @@ class JaggedTensor {
         shapes.emplace_back(Smooth(e));
       } else if (count == 0) {
         shapes.emplace_back(Jagged::from_extents(Index{0}, inner - 1, IndexSpan{}));
+      } else if (inner == 2) {  // the chosen lists' lengths, without a Shape per list
+        shapes.emplace_back(Jagged::from_lengths(std::span<const index_t>(sizes).last(
+            static_cast<std::size_t>(count))));
       } else {
         shapes.emplace_back(Jagged(std::move(subs)));
       }

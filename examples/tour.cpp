@@ -809,6 +809,15 @@ void jagged() {
             << (last_first.values().data() == cells.data() &&
                 picked.values().data() == cells.data())
             << ", packed: " << picked.to_jagged().type_string() << "\n";
+  // flatten and unflatten at any axis (awkward's ak.flatten / ak.unflatten), views too: every
+  // list a row, each row's lists joined, each list split in two levels deeper and back.
+  const JaggedTensor<int> halves(std::vector<std::vector<int>>{{1, 1}, {0, 1}, {2, 1}});
+  const strata::ListArray<int> split_lists = events.unflatten(halves, 2);
+  std::cout << "flatten(1) " << events.flatten(1) << ", flatten(2) " << events.flatten(2)
+            << ", unflatten at axis 2: " << split_lists << " (" << split_lists.type_string()
+            << "), flatten(3) of it " << split_lists.flatten(3)
+            << "; the same on the JaggedTensor, its innermost lists joined again: "
+            << strata::flatten(strata::unflatten(cells, halves, 2), 3) << "\n";
   // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
   const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)

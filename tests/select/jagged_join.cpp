@@ -193,6 +193,111 @@ TEST_CASE("flatten and unflatten round trips on random lists", "[select][jagged]
   }
 }
 
+TEST_CASE("flatten and unflatten at every axis of rows of rank 3 and 4 match references",
+          "[select][jagged][join]") {
+  using Lists3 = std::vector<Lists>;
+  std::mt19937 rng(1128);
+  std::uniform_int_distribution<int> count(0, 3);
+  const auto text = [](const auto& nested) {
+    return strata::to_string(JaggedTensor<double>(nested));
+  };
+  for (int trial = 0; trial < 20; ++trial) {
+    Lists3 data(static_cast<std::size_t>(1 + trial % 5));
+    double next = 0;
+    for (auto& row : data) {
+      row.resize(static_cast<std::size_t>(count(rng)));
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(count(rng)));
+        for (auto& inner : list) {
+          inner.resize(static_cast<std::size_t>(count(rng)));
+          for (double& x : inner) {
+            x = next++;
+          }
+        }
+      }
+    }
+    const JaggedTensor<double> t(data);
+    INFO("trial " << trial << ": " << strata::to_string(t));
+    REQUIRE(t.shape().inner_rank() == 3);
+    // References: every list of lists as a row; each row's lists joined; each list's lists
+    // joined.
+    Lists by_list;
+    Lists by_row(data.size());
+    Lists by_inner(data.size());
+    std::vector<index_t> lists_per_row;
+    std::vector<std::vector<index_t>> inner_per_list;
+    std::vector<std::vector<index_t>> lengths_per_list;
+    for (std::size_t r = 0; r < data.size(); ++r) {
+      lists_per_row.push_back(static_cast<index_t>(data[r].size()));
+      inner_per_list.emplace_back();
+      for (const auto& list : data[r]) {
+        by_list.push_back(list);
+        by_row[r].insert(by_row[r].end(), list.begin(), list.end());
+        inner_per_list.back().push_back(static_cast<index_t>(list.size()));
+        lengths_per_list.emplace_back();
+        by_inner[r].emplace_back();
+        for (const auto& inner : list) {
+          by_inner[r].back().insert(by_inner[r].back().end(), inner.begin(), inner.end());
+          lengths_per_list.back().push_back(static_cast<index_t>(inner.size()));
+        }
+      }
+    }
+    const std::string nothing = "[]";
+    const JaggedTensor<double> f1 = strata::flatten(t, 1);
+    CHECK(strata::to_string(f1) == (by_list.empty() ? nothing : text(by_list)));
+    const JaggedTensor<double> f2 = strata::flatten(t, 2);
+    CHECK(strata::to_string(f2) == text(by_row));
+    const JaggedTensor<double> f3 = strata::flatten(t, -1);
+    CHECK(strata::to_string(f3) == text(by_inner));
+    for (const JaggedTensor<double>* f : {&f1, &f2, &f3}) {
+      CHECK((t.size() == 0 || f->values().data() == t.values().data()));  // no copy
+    }
+    // Each undone by unflatten at the same axis, sharing the values.
+    const JaggedTensor<double> back0 = strata::unflatten(f1, lists_per_row);
+    CHECK(strata::to_string(back0) == strata::to_string(t));
+    CHECK((t.size() == 0 || back0.values().data() == t.values().data()));
+    CHECK(strata::to_string(strata::unflatten(f2, JaggedTensor<index_t>(inner_per_list), 1)) ==
+          strata::to_string(t));
+    if (!lengths_per_list.empty()) {
+      CHECK(strata::to_string(strata::unflatten(f3, JaggedTensor<index_t>(lengths_per_list), 2)) ==
+            strata::to_string(t));
+    }
+    // Rank 4: every innermost list split in two halves, then flattened back at axis 4.
+    std::vector<std::vector<index_t>> halves;
+    std::vector<Lists3> deeper(data.size());
+    for (std::size_t r = 0; r < data.size(); ++r) {
+      for (const auto& list : data[r]) {
+        deeper[r].emplace_back();
+        for (const auto& inner : list) {
+          const std::size_t h = inner.size() / 2;
+          halves.push_back({static_cast<index_t>(h), static_cast<index_t>(inner.size() - h)});
+          deeper[r].back().push_back(
+              {Rows::value_type(inner.begin(), inner.begin() + static_cast<std::ptrdiff_t>(h)),
+               Rows::value_type(inner.begin() + static_cast<std::ptrdiff_t>(h), inner.end())});
+        }
+      }
+    }
+    if (!halves.empty()) {
+      const JaggedTensor<double> four = strata::unflatten(t, JaggedTensor<index_t>(halves), 3);
+      CHECK(four.shape().inner_rank() == 4);
+      CHECK(strata::to_string(four) == text(deeper));
+      CHECK(strata::to_string(strata::flatten(four, 4)) == strata::to_string(t));
+      CHECK(strata::to_string(strata::flatten(strata::flatten(strata::flatten(four, 1), 1), 2)) ==
+            strata::to_string(strata::flatten(f1, 1)));
+    }
+  }
+  // Rectangular rows of rank 3 (blocks) flatten as nested vectors of them would.
+  const auto blocks =
+      JaggedTensor<double>::from_values({0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+                                        Jagged::from_extents(Index{2}, 3, Index{1, 2, 2, 4, 1, 2}));
+  CHECK(strata::to_string(strata::flatten(blocks, 3)) ==
+        "[[[0, 1, 2, 3]], [[4, 5], [6, 7], [8, 9], [10, 11]]]");
+  CHECK(strata::to_string(strata::flatten(blocks, 2)) ==
+        "[[[0, 1], [2, 3]], [[4, 5], [6, 7], [8, 9], [10, 11]]]");
+  CHECK(strata::to_string(strata::flatten(blocks, 1)) ==
+        "[[[0, 1], [2, 3]], [[4, 5]], [[6, 7]], [[8, 9]], [[10, 11]]]");
+}
+
 TEST_CASE("to_regular views rows of one length as a dense tensor; from_regular copies back",
           "[select][jagged][join]") {
   JaggedTensor<double> t(Rows{{1, 2, 3}, {4, 5, 6}});
@@ -488,6 +593,29 @@ TEST_CASE("joining and reshaping reject bad input, naming it", "[select][jagged]
   check_error<strata::ShapeError>(
       [&] { (void)strata::unflatten(one, JaggedTensor<int>(std::vector<std::vector<int>>{{3}})); },
       "unflatten", "outer extents");
+  // Deeper rows: an axis that is not inner, beyond the rank, counts of another shape or sum.
+  const JaggedTensor<double> deep(std::vector<Lists>{{{{1, 2}, {3}}}, {}});
+  const JaggedTensor<int> two_counts(std::vector<std::vector<int>>{{1, 1}, {1}});
+  check_error<strata::ShapeError>([&] { (void)strata::unflatten(deep, two_counts, 0); },
+                                  "unflatten", "axis 0 of");
+  check_error<strata::IndexError>([&] { (void)strata::unflatten(deep, two_counts, 4); },
+                                  "unflatten", "axis 4 is outside the 4 axes");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::unflatten(deep, JaggedTensor<int>(std::vector<std::vector<int>>{{1}}), 1);
+      },
+      "unflatten", "counts of shape");
+  check_error<strata::ShapeError>([&] { (void)strata::unflatten(deep, two_counts, 2); },
+                                  "unflatten", "counts of shape");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::unflatten(deep, JaggedTensor<int>(std::vector<std::vector<int>>{{1}, {1}}),
+                                3);
+      },
+      "unflatten", "the counts for list 0 add up to 1 but the list has 2 entries");
+  check_error<strata::ShapeError>([&] { (void)strata::unflatten(deep, std::vector<int>{3}); },
+                                  "unflatten", "the counts add up to 3 but");
+  CHECK(strata::to_string(deep) == "[[[[1, 2], [3]]], []]");
   const JaggedTensor<int> wrong(std::vector<std::vector<int>>{{3}, {}, {1}});
   check_error<strata::ShapeError>([&] { (void)strata::unflatten(one, wrong); }, "unflatten",
                                   "row 2");

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <optional>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 using strata::Index;
@@ -197,10 +198,14 @@ TEST_CASE("ListArray rejects bad input with typed errors naming the list", "[lis
                                   "index -3");
   check_error<strata::IndexError>([&] { (void)lists.row(2); }, "ListArray::row", "row 2");
   check_error<strata::IndexError>([&] { (void)lists.rows(1, 3); }, "ListArray::rows", "[1, 3)");
+  const auto grid = JaggedTensor<double>::from_values(
+      {1.0, 2.0, 3.0}, strata::Jagged::from_extents(Index{1, 2}, 1, Index{1, 2}));
+  check_error<strata::ShapeError>([&] { (void)ListArray<double>(grid); }, "ListArray",
+                                  "takes the lists of a tensor with one outer axis");
   const JaggedTensor<double> deeper(
-      std::vector<std::vector<std::vector<std::vector<double>>>>{{{{1.0}}}});
-  check_error<strata::ShapeError>([&] { (void)ListArray<double>(deeper); }, "ListArray",
-                                  "n * var * var tensor");
+      std::vector<std::vector<std::vector<std::vector<double>>>>{{{{1.0}}, {}}, {}});
+  CHECK(ListArray<double>(deeper).depth() == 3);  // rows of rank 3 are read level by level
+  CHECK(strata::to_string(ListArray<double>(deeper)) == "[[[[1]], []], []]");
   // A ListArray that refused an operation is unchanged.
   CHECK(lists_of(lists) == Rows{{1.0}, {2.0, 3.0}});
 }
@@ -522,6 +527,239 @@ TEST_CASE("ListArray rejects bad axes, indices and masks with typed errors, unch
   check_error<strata::ShapeError>([&] { (void)ListArray<double>::from_arrays(content, {0}, {}); },
                                   "ListArray::from_arrays", "1 starts but 0 stops");
   // Nothing changed.
+  CHECK(deep_of(events) == Deep{{{1, 2}, {3}}, {}, {{4}}});
+  CHECK(lists_of(flat) == Rows{{1, 2}, {3}});
+}
+
+// ---- flatten and unflatten at any axis (awkward's ak.flatten / ak.unflatten) ----
+
+namespace {
+
+/// Rows of rows of lists, as nested vectors.
+using Deep3 = std::vector<Deep>;
+
+/// Random counts splitting each of @p lengths into consecutive pieces (zeros too).
+std::vector<std::vector<index_t>> random_counts(std::mt19937& rng,
+                                                const std::vector<index_t>& lengths) {
+  std::vector<std::vector<index_t>> counts(lengths.size());
+  std::uniform_int_distribution<index_t> piece(0, 3);
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    index_t left = lengths[i];
+    while (left > 0) {
+      const index_t c = std::min(left, piece(rng));
+      counts[i].push_back(c);
+      left -= c;
+    }
+    if (piece(rng) == 0) {
+      counts[i].push_back(0);
+    }
+  }
+  return counts;
+}
+
+/// The text of nested vectors as a JaggedTensor prints them.
+template <class Nested>
+std::string text_of(const Nested& data) {
+  return data.empty() ? std::string("[]") : strata::to_string(JaggedTensor<double>(data));
+}
+
+}  // namespace
+
+TEST_CASE("ListArray flatten and unflatten at every axis match references, views where possible",
+          "[list_array]") {
+  std::mt19937 rng(1128);
+  std::uniform_int_distribution<int> n_lists(0, 4);
+  for (int round = 0; round < 30; ++round) {
+    const bool rectangular = round % 6 == 5;
+    const Deep data = random_deep(rng, static_cast<std::size_t>(round % 7), n_lists, rectangular);
+    const JaggedTensor<double> t = deep_tensor(data, rectangular);
+    const ListArray<double> stored(t);
+    const double* const first = t.data();
+    const index_t count = t.size();
+    // The lists of each row reversed (a view whose lists no longer abut) and a repeated row.
+    Deep reversed = data;
+    for (auto& row : reversed) {
+      std::reverse(row.begin(), row.end());
+    }
+    Deep repeated = data;
+    if (!data.empty()) {
+      repeated = {data.back(), data.front(), data.back()};
+    }
+    const ListArray<double> repeated_view = data.empty() ? stored : stored.take_rows({-1, 0, -1});
+    const std::vector<std::pair<ListArray<double>, Deep>> sources{
+        {stored, data}, {stored.reverse_each(), reversed}, {repeated_view, repeated}};
+    for (std::size_t kind = 0; kind < sources.size(); ++kind) {
+      const auto& [events, expected] = sources[kind];
+      const bool abut = kind == 0;  // the stored lists lie one after another
+      INFO("round " << round << ", " << expected.size() << " rows, source " << kind);
+      // axis=None: every value in order.
+      std::vector<double> values;
+      Rows all_lists;
+      Rows joined;
+      std::vector<index_t> lists_per_row;
+      std::vector<index_t> list_lengths;
+      for (const auto& row : expected) {
+        joined.emplace_back();
+        lists_per_row.push_back(static_cast<index_t>(row.size()));
+        for (const auto& list : row) {
+          values.insert(values.end(), list.begin(), list.end());
+          joined.back().insert(joined.back().end(), list.begin(), list.end());
+          all_lists.push_back(list);
+          list_lengths.push_back(static_cast<index_t>(list.size()));
+        }
+      }
+      const Tensor<double> flat = events.flatten();
+      REQUIRE(flat.size() == static_cast<index_t>(values.size()));
+      CHECK(std::equal(values.begin(), values.end(), flat.data()));
+      // axis 1: the lists become the rows; axis 2 (-1): each row's lists joined.
+      const ListArray<double> lists = events.flatten(1);
+      CHECK(lists.depth() == 1);
+      CHECK(lists_of(lists) == all_lists);
+      CHECK(inside(lists, first, count));
+      CHECK(lists_of(events.flatten(-2)) == all_lists);
+      const ListArray<double> rows = events.flatten(2);
+      CHECK(lists_of(rows) == joined);
+      CHECK(lists_of(events.flatten(-1)) == joined);
+      if (abut) {  // shared, not copied
+        CHECK(inside(rows, first, count));
+        CHECK((values.empty() || flat.data() >= first));
+        CHECK((values.empty() || flat.data() + flat.size() <= first + count));
+      }
+      // unflatten undoes flatten: at axis 0 by the lists per row, at axis 1 by the lengths.
+      CHECK(deep_of(lists.unflatten(lists_per_row)) == expected);
+      std::vector<std::vector<index_t>> by_row;
+      std::size_t next = 0;
+      for (const auto& row : expected) {
+        by_row.emplace_back(list_lengths.begin() + static_cast<std::ptrdiff_t>(next),
+                            list_lengths.begin() + static_cast<std::ptrdiff_t>(next + row.size()));
+        next += row.size();
+      }
+      const ListArray<double> regrouped = rows.unflatten(JaggedTensor<index_t>(by_row), 1);
+      CHECK(deep_of(regrouped) == expected);
+      // unflatten at axis 2: every list split into random pieces; at axis 1 every row split.
+      const auto pieces = random_counts(rng, list_lengths);
+      Deep3 split;
+      std::size_t list = 0;
+      for (const auto& row : expected) {
+        split.emplace_back();
+        for (const auto& values_of : row) {
+          Rows parts;
+          std::size_t at = 0;
+          for (const index_t c : pieces[list]) {
+            parts.emplace_back(values_of.begin() + static_cast<std::ptrdiff_t>(at),
+                               values_of.begin() + static_cast<std::ptrdiff_t>(at) + c);
+            at += static_cast<std::size_t>(c);
+          }
+          split.back().push_back(parts);
+          ++list;
+        }
+      }
+      if (!pieces.empty()) {
+        const ListArray<double> deeper = events.unflatten(JaggedTensor<index_t>(pieces), 2);
+        CHECK(deeper.depth() == 3);
+        CHECK(strata::to_string(deeper) == text_of(split));
+        CHECK(strata::to_string(deeper.flatten(3)) == strata::to_string(events));
+        CHECK(strata::to_string(deeper.flatten(1).flatten(2)) ==
+              strata::to_string(events.flatten(1)));
+        CHECK(deeper.flatten(2).flatten(1).size() == events.size());
+        if (abut) {
+          CHECK(inside(deeper.flatten(1).flatten(2), first, count));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("ListArray flatten and unflatten: awkward's examples, three levels", "[list_array]") {
+  // ak.flatten([[[1.1, 2.2], [3.3]], [], [[4.4], [5.5, 6.6]]], axis=1 / axis=2)
+  const ListArray<double> events{
+      JaggedTensor<double>(Deep{{{1.1, 2.2}, {3.3}}, {}, {{4.4}, {5.5, 6.6}}})};
+  CHECK(strata::to_string(events.flatten(1)) == "[[1.1, 2.2], [3.3], [4.4], [5.5, 6.6]]");
+  CHECK(strata::to_string(events.flatten(2)) == "[[1.1, 2.2, 3.3], [], [4.4, 5.5, 6.6]]");
+  CHECK(events.flatten() == Tensor<double>::of({1.1, 2.2, 3.3, 4.4, 5.5, 6.6}));
+  // ak.unflatten([1.1, 2.2, 3.3, 4.4, 5.5], [2, 0, 3]) on lists of one value each.
+  const auto singles = ListArray<double>::from_arrays(Tensor<double>::of({1, 2, 3, 4, 5}),
+                                                      {0, 1, 2, 3, 4}, {1, 2, 3, 4, 5});
+  CHECK(strata::to_string(singles.unflatten({2, 0, 3})) == "[[[1], [2]], [], [[3], [4], [5]]]");
+  // Three levels flattened at each axis, from a rows view (lists shared).
+  const ListArray<double> three = events.unflatten(
+      JaggedTensor<index_t>(std::vector<std::vector<index_t>>{{1, 1}, {1}, {0, 1}, {2}}), 2);
+  CHECK(strata::to_string(three) == "[[[[1.1], [2.2]], [[3.3]]], [], [[[], [4.4]], [[5.5, 6.6]]]]");
+  CHECK(strata::to_string(three.flatten(1)) ==
+        "[[[1.1], [2.2]], [[3.3]], [[], [4.4]], [[5.5, "
+        "6.6]]]");
+  CHECK(strata::to_string(three.flatten(2)) ==
+        "[[[1.1], [2.2], [3.3]], [], [[], [4.4], [5.5, 6.6]]]");
+  CHECK(strata::to_string(three.flatten(3)) == strata::to_string(events));
+  CHECK(three.flatten(3).values().data() == events.values().data());
+  CHECK(strata::to_string(three.rows(2, 3).flatten(2)) == "[[[], [4.4], [5.5, 6.6]]]");
+  // Rows of the reversed lists split: the lists reached in order, once per reach.
+  CHECK(strata::to_string(events.reverse_each().take_rows({0, 0}).unflatten(
+            JaggedTensor<index_t>(std::vector<std::vector<index_t>>{{1}, {2}, {0, 1}, {1, 1}}),
+            2)) == "[[[[3.3]], [[1.1, 2.2]]], [[[], [3.3]], [[1.1], [2.2]]]]");
+}
+
+TEST_CASE("ListArray handles rebind and swap, writing nothing", "[list_array]") {
+  const JaggedTensor<double> t(Deep{{{1, 2}, {3}}, {}, {{4}}});
+  ListArray<double> lists(t);
+  // A loop going one level shallower each step, as awkward's `array = ak.flatten(array)`.
+  while (lists.depth() > 1) {
+    lists.rebind(lists.flatten(1));
+  }
+  CHECK(lists_of(lists) == Rows{{1, 2}, {3}, {4}});
+  CHECK(lists.values().data() == t.data());
+  ListArray<double> other = ListArray<double>(t).reverse_each();
+  swap(lists, other);
+  CHECK(lists.depth() == 2);
+  CHECK(deep_of(lists) == Deep{{{3}, {1, 2}}, {}, {{4}}});
+  CHECK(lists_of(other) == Rows{{1, 2}, {3}, {4}});
+  CHECK(strata::to_string(t) == "[[[1, 2], [3]], [], [[4]]]");  // nothing written
+  static_assert(!std::is_copy_assignable_v<ListArray<double>>);
+  static_assert(!std::is_move_assignable_v<ListArray<double>>);
+}
+
+TEST_CASE("ListArray flatten and unflatten reject bad axes and counts, unchanged",
+          "[list_array][errors]") {
+  using strata::test::check_error;
+  const ListArray<double> events{JaggedTensor<double>(Deep{{{1, 2}, {3}}, {}, {{4}}})};
+  const ListArray<double> flat{JaggedTensor<double>(Rows{{1, 2}, {3}})};
+  check_error<strata::ShapeError>([&] { (void)flat.flatten(1); }, "ListArray::flatten",
+                                  "axis 1 of 2 * var * float64 would leave no lists");
+  for (const index_t axis : {0, 3, -3}) {
+    check_error<strata::IndexError>([&] { (void)events.flatten(axis); }, "ListArray::flatten",
+                                    "axis " + std::to_string(axis) + " is not a list axis");
+  }
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.unflatten({1, -1, 3});
+      },
+      "ListArray::unflatten", "count -1 (entry 1) is negative");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.unflatten({1, 1});
+      },
+      "ListArray::unflatten", "the counts add up to 2 but 3 * var * var * float64 has 3 rows");
+  using Counts = std::vector<std::vector<index_t>>;
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.unflatten(JaggedTensor<index_t>(Counts{{2}, {1}}), 2);
+      },
+      "ListArray::unflatten",
+      "for axis 2 of 3 * var * var * float64 (one row of counts per "
+      "list at axis 2: 3 * var)");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.unflatten(JaggedTensor<index_t>(Counts{{2}, {2}, {1}}), 2);
+      },
+      "ListArray::unflatten", "the counts for list 1 add up to 2 but the list has 1 entries");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)events.unflatten(JaggedTensor<index_t>(Counts{{2}, {-1, 2}, {1}}), 2);
+      },
+      "ListArray::unflatten", "count -1 for list 1 is negative");
+  check_error<strata::IndexError>(
+      [&] { (void)events.unflatten(JaggedTensor<index_t>(Counts{{2}}), 3); },
+      "ListArray::unflatten", "axis 3 is not a list axis");
   CHECK(deep_of(events) == Deep{{{1, 2}, {3}}, {}, {{4}}});
   CHECK(lists_of(flat) == Rows{{1, 2}, {3}});
 }

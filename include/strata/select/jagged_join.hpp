@@ -11,6 +11,7 @@
 #include "strata/select/jagged.hpp"
 #include "strata/shape/nested.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/list_array.hpp"
 
 #include <algorithm>
 #include <array>
@@ -407,7 +408,9 @@ Tensor<const T> flatten(const JaggedTensor<T>& t) {
 /// Removes one level of nesting (awkward's `ak.flatten(array, axis)`): axis @p axis merges
 /// into the axis before it, as a view over the same values (only the offsets change). On a
 /// `n * var * var` tensor (rows of rank 2), axis 2 (-1) joins the lists of each row (`n *
-/// var`) and axis 1 makes every list a row (`lists * var`, one outer axis only); on a tensor
+/// var`) and axis 1 makes every list a row (`lists * var`, one outer axis only); deeper rows
+/// over one outer axis (`n * var * var * var`) merge any inner axis the same way (axis 3 joins
+/// the innermost lists of each list, and so on: ListArray::flatten's levels); on a tensor
 /// with 1-D rows over several outer axes, the first inner axis joins the rows of each index of
 /// the outer axes before the last (`[a, b] * var` becomes `[a] * var`). Use flatten(t) for
 /// the values of a `n * var` tensor.
@@ -442,6 +445,9 @@ JaggedTensor<T> flatten(const JaggedTensor<T>& t, index_t axis) {
     }
     return t.reshape(Jagged::from_extents(outer.first(outer.size() - 1), 1, lengths));
   }
+  if (o == 1 && a >= 1 && shape.inner_rank() >= 3) {  // deeper rows: as their lists merge
+    return t.reshape(ListArray<T>(t).flatten(a).packed_shape());
+  }
   detail::fail<ShapeError>(op, "axis ", axis, " of ", shape.to_string(),
                            " cannot merge into the axis before it (an outer axis, or the "
                            "first inner axis of 1-D rows over one outer axis: flatten(t) gives "
@@ -449,16 +455,28 @@ JaggedTensor<T> flatten(const JaggedTensor<T>& t, index_t axis) {
 }
 
 /// Groups consecutive rows (awkward's `ak.unflatten(array, counts, axis=0)`): a `n * var`
-/// tensor becomes `m * var * var`, row g holding the next `counts[g]` rows as its lists; a
-/// view over the same values.
-/// @param t a tensor with 1-D rows over one outer axis
+/// tensor becomes `m * var * var`, row g holding the next `counts[g]` rows as its lists (rows
+/// of lists become rows of rows of lists, one level deeper); a view over the same values.
+/// @param t a tensor with one outer axis
 /// @param counts m non-negative integers adding up to t's rows
 /// @return the tensor, sharing t's values
-/// @throws ShapeError for rows that are not 1-D, several outer axes, counts that are not 1-D,
-///         a negative count or counts whose sum is not the number of rows
+/// @throws ShapeError for several outer axes, counts that are not 1-D, a negative count or
+///         counts whose sum is not the number of rows
 template <class T, std::integral I>
 JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const Tensor<I>& counts) {
   constexpr std::string_view op = "unflatten";
+  if (t.shape().outer_rank() == 1 && t.shape().inner_rank() >= 2 && counts.rank() == 1) {
+    // Rows of lists: a new outer level over them.
+    const Tensor<I> c = counts.copy(seq);
+    const Index groups = detail::checked_lengths(
+        op, std::span<const I>(c.data(), static_cast<std::size_t>(c.size())));
+    const index_t total = std::accumulate(groups.begin(), groups.end(), index_t{0});
+    if (total != t.shape().n_rows()) {
+      detail::fail<ShapeError>(op, "the counts add up to ", total, " but ", t.shape().to_string(),
+                               " has ", t.shape().n_rows(), " rows");
+    }
+    return t.reshape(ListArray<T>(t).unflatten(groups).packed_shape());
+  }
   detail::check_flat_rows_of(op, t, "a tensor");
   if (t.shape().outer_rank() != 1 || counts.rank() != 1) {
     detail::fail<ShapeError>(op, "counts of shape ", to_string(counts.shape()), " for ",
@@ -545,6 +563,40 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const JaggedTensor<I>& count
     return t.reshape(Jagged::from_extents(t.shape().outer_extents(), 2, Index{}));
   }
   return t.reshape(Jagged(t.shape().outer_extents(), std::move(rows)));
+}
+
+/// Splits every list at inner axis @p axis into consecutive sub-lists (awkward's
+/// `ak.unflatten(array, counts, axis)`) in a tensor with one outer axis and rows of any rank:
+/// the lists at that axis, in storage order (one per row at axis 1, one per list of every row
+/// at axis 2, ...), each take one row of @p counts, which add up to the list's length. A view
+/// over the same values, one level deeper (ListArray::unflatten's levels).
+/// @code
+/// JaggedTensor t(vector<vector<vector<int>>>{{{1, 2, 3}, {4}}, {}});
+/// unflatten(t, JaggedTensor(vector<vector<int>>{{2, 1}, {0, 1}}), 2);
+///                                          // [[[[1, 2], [3]], [[], [4]]], []]
+/// @endcode
+/// @param t a jagged tensor with one outer axis
+/// @param counts one row of non-negative integers per list at that axis
+/// @param axis the inner axis, 1 to the rows' rank (negative from the end)
+/// @return the tensor, sharing t's values
+/// @throws IndexError for an axis that is not an inner axis; ShapeError for several outer
+///         axes, counts of another shape (naming both), a negative count or a row of counts
+///         whose sum is not its list's length (naming the list)
+template <class T, std::integral I>
+JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const JaggedTensor<I>& counts, index_t axis) {
+  constexpr std::string_view op = "unflatten";
+  const Jagged& shape = t.shape();
+  const index_t a = detail::jagged_axis(op, axis, shape);
+  if (shape.outer_rank() != 1 || a < 1) {
+    detail::fail<ShapeError>(op, "axis ", axis, " of ", shape.to_string(),
+                             " is not an inner axis of a tensor with one outer axis (the "
+                             "counts overload without an axis groups rows)");
+  }
+  if (a == 1 && shape.inner_rank() == 1) {
+    return unflatten(t, counts);
+  }
+  return t.reshape(
+      detail::ListArrayAccess::unflatten(op, ListArray<T>(t), counts, a).packed_shape());
 }
 
 namespace detail {
@@ -660,8 +712,8 @@ std::pair<JaggedTensor<T>, JaggedTensor<U>> cartesian(const JaggedTensor<T>& a,
       detail::cartesian_shape("cartesian", a.shape().outer_extents(), a.offsets(), b.offsets());
   std::pair<JaggedTensor<T>, JaggedTensor<U>> out{JaggedTensor<T>::for_overwrite(shape),
                                                   JaggedTensor<U>::for_overwrite(shape)};
-  detail::write_pairs<false>(shape, a.offsets(), b.offsets(), a.data(), b.data(),
-                             out.first.data(), out.second.data());
+  detail::write_pairs<false>(shape, a.offsets(), b.offsets(), a.data(), b.data(), out.first.data(),
+                             out.second.data());
   return out;
 }
 
@@ -680,8 +732,7 @@ std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> argcartesian(const Jagge
   std::pair<JaggedTensor<index_t>, JaggedTensor<index_t>> out{
       JaggedTensor<index_t>::for_overwrite(shape), JaggedTensor<index_t>::for_overwrite(shape)};
   detail::write_pairs<true, index_t, index_t>(shape, a.offsets(), b.offsets(), nullptr, nullptr,
-                                              out.first.data(),
-                                              out.second.data());
+                                              out.first.data(), out.second.data());
   return out;
 }
 

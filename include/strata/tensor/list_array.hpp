@@ -17,6 +17,7 @@
 #include <concepts>
 #include <cstddef>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -27,7 +28,20 @@
 
 namespace strata {
 
+template <class T>
+class ListArray;
+
 namespace detail {
+/// What strata's other headers reach inside a ListArray: unflatten with their operation's name
+/// in its errors.
+struct ListArrayAccess {
+  template <class T, std::integral I>
+  static ListArray<T> unflatten(std::string_view op, const ListArray<T>& lists,
+                                const JaggedTensor<I>& counts, index_t axis) {
+    return lists.split(op, counts, static_cast<std::size_t>(axis - 1), axis);
+  }
+};
+
 /// One ragged level of a ListArray: entry e is entries `starts[e]` to `stops[e] - 1` of the
 /// level below (values at the last level); the owner keeps the two arrays alive.
 struct ListLevel {
@@ -77,12 +91,14 @@ class ListArray {
   ListArray()
       : ListArray(Tensor<T>(Index{0}), {owned(std::make_shared<std::vector<index_t>>(), 0)}) {}
 
-  /// The lists of a `n * var` JaggedTensor (1-D rows; depth 1) or the rows of lists of a
-  /// `n * var * var` one (rows of rank 2, jagged or rectangular; depth 2), sharing its values:
-  /// each level's starts are its offsets but the last, its stops its offsets but the first.
-  /// Nothing is copied.
+  /// The lists of a `n * var` JaggedTensor (1-D rows; depth 1), the rows of lists of a
+  /// `n * var * var` one (rows of rank 2, jagged or rectangular; depth 2), or deeper rows
+  /// (`n * var * var * var`, depth the rows' rank), sharing its values: each level's starts
+  /// are its offsets but the last, its stops its offsets but the first. The values are never
+  /// copied; nor are the offsets up to depth 2 (deeper, one offsets array per level is read
+  /// from the rows' shapes, O(lists)).
   /// @param t the jagged tensor (a handle: the values stay alive with the result)
-  /// @throws ShapeError when there are several outer modes or rows of another rank
+  /// @throws ShapeError when there are several outer modes (of the tensor or inside a row)
   explicit ListArray(JaggedTensor<T> t) : ListArray(levels_of(t)) {}
 
   /// Lists from their starts and stops in @p values (awkward's `ListArray(starts, stops,
@@ -123,6 +139,43 @@ class ListArray {
     levels.insert(levels.end(), content.levels_.begin(), content.levels_.end());
     return ListArray(content.values_, std::move(levels));
   }
+
+  /// Shares @p other's values and levels (a handle).
+  /// @param other the lists
+  ListArray(const ListArray& other) = default;
+  /// Takes @p other's values and levels.
+  /// @param other the lists
+  ListArray(ListArray&& other) noexcept = default;
+  /// Does not compile, as Tensor's and JaggedTensor's: `=` on a handle could write the values or
+  /// rebind it. `a.rebind(b)` rebinds, `swap(a, b)` exchanges handles; writes go through row().
+  /// @param other the lists
+  /// @return never
+  ListArray& operator=(const ListArray& other) = delete;  // rebind: rebind()
+  /// Does not compile, as copy-assignment: rebind with `rebind`.
+  /// @param other the lists
+  /// @return never
+  ListArray& operator=(ListArray&& other) = delete;  // rebind: rebind()
+  /// Releases this handle.
+  ~ListArray() = default;
+  /// Rebinds this handle to @p other's values and levels, writing nothing (a loop that goes one
+  /// level deeper or shallower each step: `lists.rebind(lists.flatten(1))`).
+  /// @param other the lists
+  /// @return these lists
+  ListArray& rebind(ListArray other) noexcept {
+    swap(other);
+    return *this;
+  }
+  /// Exchanges two handles (no value moves).
+  /// @param other the lists
+  void swap(ListArray& other) noexcept {
+    using std::swap;
+    values_.swap(other.values_);
+    swap(base_, other.base_);
+    swap(levels_, other.levels_);
+  }
+  /// Exchanges two handles (found by argument-dependent lookup: `swap(a, b)`).
+  /// @param a, b lists
+  friend void swap(ListArray& a, ListArray& b) noexcept { a.swap(b); }
 
   /// The number of ragged levels: 1 for `n * var`, 2 for `n * var * var`.
   /// @return the depth
@@ -352,6 +405,134 @@ class ListArray {
     return take_rows(std::span<const index_t>(index.begin(), index.size()));
   }
 
+  /// Every value the rows reach, rows one after another (awkward's `ak.flatten(array,
+  /// axis=None)`): a view of values() when the lists lie one after another in it (always for
+  /// the lists of a JaggedTensor, of rows() and of slices at the first axis), else the values
+  /// gathered into a new array.
+  /// @return the values, 1-D
+  [[nodiscard]] Tensor<T> flatten() const {
+    index_t first = -1;
+    index_t next = -1;
+    bool run = true;
+    for_each_run([&](index_t start, index_t stop) {
+      if (start == stop) {
+        return;
+      }
+      if (first < 0) {
+        first = start;
+      } else if (start != next) {
+        run = false;
+      }
+      next = stop;
+    });
+    if (run) {  // a view (a handle's select is writable as the handle is)
+      Tensor<T> view = values_;
+      return first < 0 ? view.select({Range{0, 0}}) : view.select({Range{first, next}});
+    }
+    Tensor<std::remove_const_t<T>> gathered(Index{size()});
+    std::remove_const_t<T>* o = gathered.data();
+    for_each_run(
+        [&o, this](index_t start, index_t stop) { o = std::copy(base_ + start, base_ + stop, o); });
+    return Tensor<T>(std::move(gathered));
+  }
+  /// Removes one ragged level (awkward's `ak.flatten(array, axis)`): list axis @p axis merges
+  /// into the axis before it. Axis 1 makes every list of every row a row (`n * var * var`
+  /// becomes `lists * var`), axis 2 joins the lists of each row (`n * var`), and so on at any
+  /// depth. A view: the starts and stops of the merged level are rewritten, the values shared;
+  /// only when the innermost lists joined (the last axis) do not lie one after another in the
+  /// values are those values gathered into a new array (never for lists read from a JaggedTensor
+  /// or cut by slice_each at an outer level).
+  /// @param axis the list axis, 1 to depth() or -depth() to -1
+  /// @return the lists, one level less deep
+  /// @throws IndexError for an axis outside the list axes; ShapeError at depth 1 (no level is
+  ///         left: flatten() gives the values)
+  [[nodiscard]] ListArray flatten(index_t axis) const {
+    constexpr std::string_view op = "ListArray::flatten";
+    const std::size_t l = level_of(op, axis);
+    if (depth() == 1) {
+      detail::fail<ShapeError>(op, "axis ", axis, " of ", type_string(),
+                               " would leave no lists (flatten() gives the values)");
+    }
+    if (l == 0) {  // the lists of every row become the rows
+      const Level& top = levels_.front();
+      std::vector<index_t> chosen;
+      chosen.reserve(static_cast<std::size_t>(levels_[1].n));
+      for (index_t r = 0; r < top.n; ++r) {
+        for (index_t c = top.starts[r]; c < top.stops[r]; ++c) {
+          chosen.push_back(c);
+        }
+      }
+      return content().take_rows(chosen);
+    }
+    // Entries of level l - 1 range over their children's children, level l disappears.
+    const Level& parents = levels_[l - 1];
+    const Level& children = levels_[l];
+    ListArray merged = *this;
+    merged.levels_.erase(merged.levels_.begin() + static_cast<std::ptrdiff_t>(l));
+    return merged.regroup(
+        l - 1,
+        [&parents, &children](index_t e, std::vector<index_t>& chosen) {
+          for (index_t c = parents.starts[e]; c < parents.stops[e]; ++c) {
+            for (index_t g = children.starts[c]; g < children.stops[c]; ++g) {
+              chosen.push_back(g);
+            }
+          }
+        },
+        true);
+  }
+  /// Groups consecutive rows into a new outer level (awkward's `ak.unflatten(array, counts,
+  /// axis=0)`): row g of the result holds the next `counts[g]` rows. A view: one new level of
+  /// starts and stops above the shared ones.
+  /// @param counts non-negative integers adding up to n_rows()
+  /// @return the lists, one level deeper
+  /// @throws ShapeError for a negative count (naming it) or counts whose sum is not n_rows()
+  [[nodiscard]] ListArray unflatten(std::span<const index_t> counts) const {
+    constexpr std::string_view op = "ListArray::unflatten";
+    const auto m = static_cast<index_t>(counts.size());
+    auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * m));
+    index_t next = 0;
+    for (index_t g = 0; g < m; ++g) {
+      const index_t c = counts[static_cast<std::size_t>(g)];
+      if (c < 0) {
+        detail::fail<ShapeError>(op, "count ", c, " (entry ", g, ") is negative");
+      }
+      (*both)[static_cast<std::size_t>(g)] = next;
+      next += c;
+      (*both)[static_cast<std::size_t>(m + g)] = next;
+    }
+    if (next != n_rows()) {
+      detail::fail<ShapeError>(op, "the counts add up to ", next, " but ", type_string(), " has ",
+                               n_rows(), " rows");
+    }
+    ListArray out = *this;
+    out.levels_.insert(out.levels_.begin(), owned(std::move(both), m));
+    return out;
+  }
+  /// unflatten() of a braced list: `lists.unflatten({2, 0, 1})`.
+  /// @param counts non-negative integers adding up to n_rows()
+  /// @return the lists, one level deeper
+  /// @throws ShapeError as the span overload
+  [[nodiscard]] ListArray unflatten(std::initializer_list<index_t> counts) const {
+    return unflatten(std::span<const index_t>(counts.begin(), counts.size()));
+  }
+  /// Splits every list at list axis @p axis into consecutive sub-lists (awkward's
+  /// `ak.unflatten(array, counts, axis)`): the lists at that axis, in the order the rows reach
+  /// them (the rows of `flatten(1)` ... `flatten(axis - 1)`: for axis 1 the rows themselves),
+  /// each take one row of @p counts, the lengths of their sub-lists, which add up to the list's
+  /// length. A view: the levels above the split are rewritten in order, a new level of
+  /// sub-lists is inserted, the levels below and the values are shared.
+  /// @param counts a jagged tensor with one row of non-negative integers per list at that axis
+  /// @param axis the list axis, 1 to depth() or -depth() to -1
+  /// @return the lists, one level deeper
+  /// @throws IndexError for an axis outside the list axes; ShapeError for counts of another
+  ///         shape (naming both), a negative count or a row of counts whose sum is not its list's
+  ///         length (naming the list, the sum and the length)
+  template <std::integral I>
+  [[nodiscard]] ListArray unflatten(const JaggedTensor<I>& counts, index_t axis) const {
+    constexpr std::string_view op = "ListArray::unflatten";
+    return split(op, counts, level_of(op, axis), axis);
+  }
+
   /// The rows packed one after another into a new JaggedTensor (values + offsets, awkward's
   /// ListOffsetArray; `ak.to_packed`): `n * var` at depth 1, rows of lists at depth 2 (a row
   /// whose lists have one length is stored rectangular, as JaggedTensor stores nested vectors).
@@ -363,6 +544,30 @@ class ListArray {
     for_each_run(
         [&o, this](index_t start, index_t stop) { o = std::copy(base_ + start, base_ + stop, o); });
     return out;
+  }
+  /// The shape of to_jagged()'s result: `n * var` from the row lengths at depth 1, deeper a
+  /// row shape per row as nested vectors give them (a row whose lists have one length stored
+  /// rectangular). A JaggedTensor whose values are these lists' values in order (the lists of a
+  /// stored JaggedTensor flattened or unflattened) takes it with `reshape`, sharing them.
+  /// @return the shape
+  [[nodiscard]] Jagged packed_shape() const {
+    const Level& top = levels_.front();
+    if (levels_.size() == 1) {
+      std::vector<index_t> lengths(static_cast<std::size_t>(top.n));
+      for (index_t r = 0; r < top.n; ++r) {
+        lengths[static_cast<std::size_t>(r)] = top.stops[r] - top.starts[r];
+      }
+      return Jagged::from_lengths(lengths);
+    }
+    if (top.n == 0) {  // no rows to carry the depth: smooth rows of its rank
+      return Jagged::from_extents(Index{0}, static_cast<int>(levels_.size()), Index{});
+    }
+    std::vector<Shape> shapes;
+    shapes.reserve(static_cast<std::size_t>(top.n));
+    for (index_t r = 0; r < top.n; ++r) {
+      shapes.push_back(entry_shape(0, r));
+    }
+    return Jagged(Index{top.n}, std::move(shapes));
   }
   /// The type line awkward prints, `3 * var * float64` (`3 * var * var * float64` at depth 2).
   /// @return the text
@@ -376,6 +581,69 @@ class ListArray {
 
  private:
   using Level = detail::ListLevel;
+  friend struct detail::ListArrayAccess;
+  // unflatten(counts, axis) at level l, its errors naming @p op.
+  template <std::integral I>
+  [[nodiscard]] ListArray split(std::string_view op, const JaggedTensor<I>& counts, std::size_t l,
+                                index_t axis) const {
+    // The levels above l as offsets in reaching order, and the entries of level l reached.
+    std::vector<Level> levels;
+    std::vector<index_t> reached(static_cast<std::size_t>(levels_.front().n));
+    std::iota(reached.begin(), reached.end(), index_t{0});
+    for (std::size_t k = 0; k < l; ++k) {
+      const Level& v = levels_[k];
+      const auto n = static_cast<index_t>(reached.size());
+      auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * n));
+      std::vector<index_t> next;
+      for (index_t i = 0; i < n; ++i) {
+        const index_t e = reached[static_cast<std::size_t>(i)];
+        (*both)[static_cast<std::size_t>(i)] = static_cast<index_t>(next.size());
+        for (index_t c = v.starts[e]; c < v.stops[e]; ++c) {
+          next.push_back(c);
+        }
+        (*both)[static_cast<std::size_t>(n + i)] = static_cast<index_t>(next.size());
+      }
+      levels.push_back(owned(std::move(both), n));
+      reached = std::move(next);
+    }
+    const auto n = static_cast<index_t>(reached.size());
+    const Jagged& shape = counts.shape();
+    if (shape.outer_rank() != 1 || shape.inner_rank() != 1 || !shape.smooth_rows() ||
+        shape.n_rows() != n) {
+      detail::fail<ShapeError>(op, "counts of shape ", shape.to_string(), " for axis ", axis,
+                               " of ", type_string(), " (one row of counts per list at axis ", axis,
+                               ": ", n, " * var)");
+    }
+    const Level& v = levels_[l];
+    auto split = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * n));
+    std::vector<index_t> piece_starts;
+    std::vector<index_t> piece_stops;
+    for (index_t i = 0; i < n; ++i) {
+      const index_t e = reached[static_cast<std::size_t>(i)];
+      (*split)[static_cast<std::size_t>(i)] = static_cast<index_t>(piece_starts.size());
+      index_t at = v.starts[e];
+      for (const I c : counts.row(i)) {
+        const auto k = static_cast<index_t>(c);
+        if (k < 0) {
+          detail::fail<ShapeError>(op, "count ", k, " for list ", i, " is negative");
+        }
+        piece_starts.push_back(at);
+        at += k;
+        piece_stops.push_back(at);
+      }
+      if (at != v.stops[e]) {
+        detail::fail<ShapeError>(op, "the counts for list ", i, " add up to ", at - v.starts[e],
+                                 " but the list has ", v.stops[e] - v.starts[e], " entries");
+      }
+      (*split)[static_cast<std::size_t>(n + i)] = static_cast<index_t>(piece_starts.size());
+    }
+    const auto pieces = static_cast<index_t>(piece_starts.size());
+    levels.push_back(owned(std::move(split), n));
+    levels.push_back(owned(joined(std::move(piece_starts), piece_stops), pieces));
+    levels.insert(levels.end(), levels_.begin() + static_cast<std::ptrdiff_t>(l + 1),
+                  levels_.end());
+    return ListArray(values_, std::move(levels));
+  }
   static Level owned(std::shared_ptr<std::vector<index_t>> both, index_t n) {
     const index_t* data = both->data();
     return {std::move(both), data, data + n, n};
@@ -413,11 +681,14 @@ class ListArray {
       const index_t n = owner->n_rows();
       return {t.values(), {Level{std::move(owner), offsets, offsets + 1, n}}};
     }
+    if (shape.outer_rank() == 1 && shape.inner_rank() >= 3) {
+      return {t.values(), walked_levels(shape)};
+    }
     const std::shared_ptr<const detail::ListIndex> index = t.list_index();
     if (!index) {
       detail::fail<ShapeError>("ListArray",
-                               "takes the lists of a n * var or n * var * var tensor (one outer "
-                               "axis, rows of rank 1 or 2), not ",
+                               "takes the lists of a tensor with one outer axis (n * var * ...), "
+                               "not ",
                                shape.to_string());
     }
     const index_t* first = index->first.data();
@@ -426,6 +697,46 @@ class ListArray {
     const index_t n_lists = index->lists.n_rows();
     return {t.values(),
             {Level{index, first, first + 1, n}, Level{index, lists, lists + 1, n_lists}}};
+  }
+  // The levels of rows of rank 3 or more, one offsets array per level, read from each row's
+  // shape (Smooth: its first extent's sub-blocks; Jagged: its rows) in storage order.
+  static std::vector<Level> walked_levels(const Jagged& shape) {
+    const auto depth = static_cast<std::size_t>(shape.inner_rank());
+    std::vector<std::vector<index_t>> offsets(depth, std::vector<index_t>{0});
+    const auto walk = [&offsets, depth](const auto& self, std::size_t k, const Shape& s) -> void {
+      std::vector<index_t>& level = offsets[k];
+      if (s.template is<Smooth>()) {
+        const IndexSpan extents = s.template as<Smooth>().extents();
+        level.push_back(level.back() + extents.front());
+        if (k + 1 < depth) {
+          const Shape child(Smooth(extents.subspan(1)));
+          for (index_t c = 0; c < extents.front(); ++c) {
+            self(self, k + 1, child);
+          }
+        }
+        return;
+      }
+      const Jagged& rows = s.template as<Jagged>();
+      if (rows.outer_rank() != 1) {
+        detail::fail<ShapeError>("ListArray", "takes rows of lists, not a row of shape ",
+                                 rows.to_string(), " (several outer axes)");
+      }
+      level.push_back(level.back() + rows.n_rows());
+      for (index_t c = 0; c < rows.n_rows(); ++c) {
+        self(self, k + 1, rows.row(c));
+      }
+    };
+    for (index_t r = 0; r < shape.n_rows(); ++r) {
+      walk(walk, 0, shape.row(r));
+    }
+    std::vector<Level> levels;
+    for (auto& level : offsets) {
+      auto owner = std::make_shared<const std::vector<index_t>>(std::move(level));
+      const index_t* data = owner->data();
+      const auto n = static_cast<index_t>(owner->size()) - 1;
+      levels.push_back(Level{std::move(owner), data, data + 1, n});
+    }
+    return levels;
   }
   explicit ListArray(std::pair<Tensor<T>, std::vector<Level>> parts)
       : ListArray(std::move(parts.first), std::move(parts.second)) {}
@@ -475,27 +786,6 @@ class ListArray {
       runs(l + 1, c, f);
     }
   }
-  // The shape of the rows packed: from the row lengths at depth 1, from every entry's shape
-  // deeper.
-  [[nodiscard]] Jagged packed_shape() const {
-    const Level& top = levels_.front();
-    if (levels_.size() == 1) {
-      std::vector<index_t> lengths(static_cast<std::size_t>(top.n));
-      for (index_t r = 0; r < top.n; ++r) {
-        lengths[static_cast<std::size_t>(r)] = top.stops[r] - top.starts[r];
-      }
-      return Jagged::from_lengths(lengths);
-    }
-    if (top.n == 0) {  // no rows to carry the depth: smooth rows of its rank
-      return Jagged::from_extents(Index{0}, static_cast<int>(levels_.size()), Index{});
-    }
-    std::vector<Shape> shapes;
-    shapes.reserve(static_cast<std::size_t>(top.n));
-    for (index_t r = 0; r < top.n; ++r) {
-      shapes.push_back(entry_shape(0, r));
-    }
-    return Jagged(Index{top.n}, std::move(shapes));
-  }
   // The shape of entry e of level l, as nested vectors give it (rectangular: Smooth).
   [[nodiscard]] Shape entry_shape(std::size_t l, index_t e) const {
     const Level& v = levels_[l];
@@ -525,18 +815,35 @@ class ListArray {
   // l + 1, or in the values at the last level): level l becomes runs over a new level l + 1
   // holding the chosen entries' starts and stops (a view), or over new values gathered from the
   // chosen positions (at the last level). Nothing of this ListArray changes.
+  // With @p share_runs, when every entry's chosen positions are consecutive the entries
+  // become those runs of the level below (or of the values), shared as they are.
   template <class Pick>
-  [[nodiscard]] ListArray regroup(std::size_t l, Pick&& pick) const {
+  [[nodiscard]] ListArray regroup(std::size_t l, Pick&& pick, bool share_runs = false) const {
     const Level& v = levels_[l];
     auto both = std::make_shared<std::vector<index_t>>(static_cast<std::size_t>(2 * v.n));
     std::vector<index_t> chosen;
     chosen.reserve(static_cast<std::size_t>(l + 1 < levels_.size() ? levels_[l + 1].n : v.n));
     for (index_t e = 0; e < v.n; ++e) {
-      (*both)[static_cast<std::size_t>(e)] = static_cast<index_t>(chosen.size());
+      const auto first = static_cast<index_t>(chosen.size());
+      (*both)[static_cast<std::size_t>(e)] = first;
       pick(e, chosen);
       (*both)[static_cast<std::size_t>(v.n + e)] = static_cast<index_t>(chosen.size());
+      for (auto k = static_cast<std::size_t>(first); share_runs && k + 1 < chosen.size(); ++k) {
+        share_runs = chosen[k + 1] == chosen[k] + 1;
+      }
     }
     ListArray out = *this;
+    if (share_runs) {
+      for (index_t e = 0; e < v.n; ++e) {
+        auto& start = (*both)[static_cast<std::size_t>(e)];
+        auto& stop = (*both)[static_cast<std::size_t>(v.n + e)];
+        const index_t count = stop - start;
+        start = count == 0 ? 0 : chosen[static_cast<std::size_t>(start)];
+        stop = start + count;
+      }
+      out.levels_[l] = owned(std::move(both), v.n);
+      return out;
+    }
     out.levels_[l] = owned(std::move(both), v.n);
     const auto m = static_cast<index_t>(chosen.size());
     if (l + 1 < levels_.size()) {

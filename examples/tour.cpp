@@ -823,6 +823,12 @@ void jagged() {
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)
             << "; each list less its own sum: "
             << JaggedTensor<int>(cells - strata::sum(cells, strata::ListAxis{-1})) << "\n";
+  // And one level deeper: one value per innermost list of a 4-level tensor applies to it.
+  const JaggedTensor<int> cell_parts = strata::unflatten(cells, halves, 2);
+  const JaggedTensor<int> per_part(
+      std::vector<std::vector<std::vector<int>>>{{{100, 200}, {300, 400}}, {}, {{500, 600}}});
+  std::cout << cell_parts << " + " << per_part
+            << " (one value per sub-list): " << JaggedTensor<int>(cell_parts + per_part) << "\n";
   // Long data is elided as awkward-array does.
   const std::vector<std::vector<int>> many(400, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
   std::cout << JaggedTensor(many) << "\n";

@@ -358,6 +358,54 @@ void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<
   }
 }
 
+namespace {
+void walk_levels(const Shape& s, std::size_t k, std::vector<std::vector<index_t>>& offsets,
+                 std::string_view operation) {
+  std::vector<index_t>& level = offsets[k];
+  if (s.is<Smooth>()) {
+    const IndexSpan extents = s.as<Smooth>().extents();
+    if (k + 1 == offsets.size()) {
+      level.push_back(level.back() + extents.front());
+      return;
+    }
+    // a entries of the sub-block's shape: its levels repeated a times.
+    const Shape child(Smooth(extents.subspan(1)));
+    level.push_back(level.back() + extents.front());
+    for (index_t c = 0; c < extents.front(); ++c) {
+      walk_levels(child, k + 1, offsets, operation);
+    }
+    return;
+  }
+  const Jagged& rows = s.as<Jagged>();
+  if (rows.outer_rank() != 1) {
+    fail<ShapeError>(operation, "takes rows of lists, not a row of shape ", rows.to_string(),
+                     " (several outer modes)");
+  }
+  level.push_back(level.back() + rows.n_rows());
+  for (index_t c = 0; c < rows.n_rows(); ++c) {
+    walk_levels(rows.row(c), k + 1, offsets, operation);
+  }
+}
+}  // namespace
+
+std::vector<std::vector<index_t>> level_offsets(const Jagged& shape, std::string_view operation) {
+  if (shape.outer_rank() != 1) {
+    fail<ShapeError>(operation, "takes the lists of a shape with one outer mode, not ",
+                     shape.to_string());
+  }
+  const auto depth = static_cast<std::size_t>(shape.inner_rank());
+  std::vector<std::vector<index_t>> offsets(depth, std::vector<index_t>{0});
+  if (shape.smooth_rows() && depth == 1) {
+    const std::span<const index_t> starts = shape.row_starts();
+    offsets[0].assign(starts.begin(), starts.end());
+    return offsets;
+  }
+  for (index_t r = 0; r < shape.n_rows(); ++r) {
+    walk_levels(shape.row(r), 0, offsets, operation);
+  }
+  return offsets;
+}
+
 /// slice() of a Jagged or JaggedView: outer bounds only, absolute indices.
 JaggedView slice_rows(const JaggedRows& rows, IndexSpan origin, IndexSpan lo, IndexSpan hi,
                       const std::function<std::string()>& what) {

@@ -708,6 +708,96 @@ TEST_CASE("awkward's broadcasting: a n * var operand against rows of lists", "[e
   CHECK(strata::to_string(JaggedTensor<int>(a.rows(2, 3) + b.rows(2, 3))) == "[[[34, 35, 36]]]");
 }
 
+TEST_CASE("awkward's broadcasting: rows of lists against rows of rank 3 (two ragged levels)",
+          "[expr][jagged]") {
+  using Deep3 = std::vector<Deep>;
+  std::mt19937 rng(1128);
+  std::uniform_int_distribution<int> count(0, 3);
+  std::uniform_int_distribution<int> value(-4, 4);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 12; ++round) {
+        // Rows of lists of lists (every fourth round rectangular blocks, stored smooth), and
+        // one value per innermost list (a n * var * var operand of the first two levels).
+        const bool rectangular = round % 4 == 3;
+        Deep3 data(static_cast<std::size_t>(1 + round % 6));
+        Deep per_inner(data.size());
+        for (std::size_t r = 0; r < data.size(); ++r) {
+          const int a = count(rng);
+          const int b = count(rng);
+          const int c = count(rng);
+          data[r].resize(static_cast<std::size_t>(a));
+          per_inner[r].resize(data[r].size());
+          for (std::size_t i = 0; i < data[r].size(); ++i) {
+            data[r][i].resize(static_cast<std::size_t>(rectangular ? b : count(rng)));
+            for (auto& inner : data[r][i]) {
+              inner.resize(static_cast<std::size_t>(rectangular ? c : count(rng)));
+              for (double& x : inner) {
+                x = value(rng);
+              }
+              per_inner[r][i].push_back(value(rng));
+            }
+          }
+        }
+        JaggedTensor<double> d(data);
+        if (rectangular) {
+          std::vector<index_t> extents;
+          std::vector<double> values;
+          for (const auto& row : data) {
+            extents.push_back(static_cast<index_t>(row.size()));
+            extents.push_back(row.empty() ? 0 : static_cast<index_t>(row[0].size()));
+            extents.push_back(
+                row.empty() || row[0].empty() ? 0 : static_cast<index_t>(row[0][0].size()));
+            for (const auto& list : row) {
+              for (const auto& inner : list) {
+                values.insert(values.end(), inner.begin(), inner.end());
+              }
+            }
+          }
+          d.rebind(JaggedTensor<double>::from_values(
+              values,
+              strata::Jagged::from_extents(Index{static_cast<index_t>(data.size())}, 3, extents)));
+          REQUIRE(d.shape().smooth_rows());
+        }
+        const JaggedTensor<double> m = strata::test::deep_tensor(per_inner, false);
+        Deep3 expected_sum = data;
+        Deep3 expected_product = data;
+        Deep3 expected_chosen = data;
+        for (std::size_t r = 0; r < data.size(); ++r) {
+          for (std::size_t i = 0; i < data[r].size(); ++i) {
+            for (std::size_t j = 0; j < data[r][i].size(); ++j) {
+              const double mj = per_inner[r][i][j];
+              for (std::size_t k = 0; k < data[r][i][j].size(); ++k) {
+                const double x = data[r][i][j][k];
+                expected_sum[r][i][j][k] = x + mj;
+                expected_product[r][i][j][k] = mj * x;
+                expected_chosen[r][i][j][k] = x > 0 ? x : mj;
+              }
+            }
+          }
+        }
+        INFO("round " << round << ", " << threads << " threads: " << strata::to_string(d)
+                      << " with " << strata::to_string(m));
+        const auto text = [](const Deep3& x) { return strata::to_string(JaggedTensor<double>(x)); };
+        CHECK(strata::to_string(JaggedTensor<double>(d + m)) == text(expected_sum));
+        CHECK(strata::to_string(JaggedTensor<double>(m * d)) == text(expected_product));
+        CHECK(strata::to_string(JaggedTensor<double>(strata::where(d > 0.0, d, m))) ==
+              text(expected_chosen));
+        d += m;  // in place, into the deeper destination
+        CHECK(strata::to_string(d) == text(expected_sum));
+      }
+    });
+  }
+  // awkward's rule by hand: [[[1, 2], [3]], [[4]]], [], [[[5, 6, 7]]]] + [[[10, 20], [30]], [],
+  // [[40]]]: each value of the operand applies to the whole list below its element.
+  const JaggedTensor<int> a(std::vector<std::vector<std::vector<std::vector<int>>>>{
+      {{{1, 2}, {3}}, {{4}}}, {}, {{{5, 6, 7}}}});
+  const JaggedTensor<int> b(
+      std::vector<std::vector<std::vector<int>>>{{{10, 20}, {30}}, {}, {{40}}});
+  CHECK(strata::to_string(JaggedTensor<int>(a + b)) ==
+        "[[[[11, 12], [23]], [[34]]], [], [[[45, 46, 47]]]]");
+}
+
 TEST_CASE("broadcasting rejects operands that do not fit and writes nothing", "[expr][jagged]") {
   using strata::test::check_error;
   const JaggedTensor<double> a(Deep{{{1, 2}, {3}}, {}, {{4, 5, 6}}});
@@ -725,6 +815,16 @@ TEST_CASE("broadcasting rejects operands that do not fit and writes nothing", "[
                                   "fewer modes");
   CHECK(strata::to_string(target) == "[[[1, 2], [3]], [], [[4, 5, 6]]]");
   CHECK(strata::to_string(shallow) == "[[10, 20], [], [30]]");
+  // Two ragged levels into three: the lists must match, and each element a sub-list.
+  const JaggedTensor<double> three(std::vector<Deep>{{{{1, 2}, {3}}, {{4}}}, {}, {{{5, 6, 7}}}});
+  JaggedTensor<double> three_target = three.copy();
+  const JaggedTensor<double> long_list(Deep{{{10, 20}, {30, 1}}, {}, {{40}}});
+  const JaggedTensor<double> few_lists(Deep{{{10, 20}}, {}, {{40}}});
+  check_error<strata::ShapeError>([&] { three_target = three + long_list; }, "jagged expression",
+                                  "list 1 of ragged level 2 has 2 elements for 1 sub-lists");
+  check_error<strata::ShapeError>([&] { three_target += few_lists; }, "jagged expression",
+                                  "row 0 has 1 lists for 2 lists");
+  CHECK(strata::to_string(three_target) == strata::to_string(three));
 }
 
 TEST_CASE("a dense operand with a regular axis broadcasts against rows of its length",

@@ -262,12 +262,17 @@ struct Prepared {
   static std::vector<index_t> broadcast_rows(const Jagged& shallow, const Jagged& deep,
                                              const std::shared_ptr<const ListIndex>& lists,
                                              bool sizes_wanted) {
+    if (shallow.inner_rank() >= 2 && shallow.outer_rank() == 1 && deep.outer_rank() == 1 &&
+        shallow.n_rows() == deep.n_rows()) {
+      return broadcast_levels(shallow, deep);
+    }
     if (!std::ranges::equal(shallow.outer_extents(), deep.outer_extents()) ||
         shallow.inner_rank() != 1 || !shallow.smooth_rows()) {
       fail<ShapeError>("jagged expression", "an operand of ", shallow.to_string(),
                        " does not broadcast into the rows of ", deep.to_string(),
                        ": only 1-D rows (n * var) broadcast into deeper rows of the same outer "
-                       "extents");
+                       "extents, and rows of lists over one outer axis into deeper ones over "
+                       "the same rows");
     }
     std::vector<index_t> sizes;
     std::vector<index_t> found;  // the rows' numbers of sub-rows, when lists does not have them
@@ -289,6 +294,48 @@ struct Prepared {
                          " has ", lengths[r + 1] - lengths[r], " elements for ", counts[r],
                          " lists");
       }
+    }
+    return sizes;
+  }
+
+  /// broadcast_rows of an operand with k >= 2 ragged levels (`n * var * var`) into deeper rows
+  /// (`n * var * var * var`): its levels must be the first k of @p deep (the same lists of the
+  /// same lengths), and each of its values applies to the whole sub-tree of @p deep below the
+  /// matching element. Returns the sub-trees' sizes; a ShapeError names both shapes, the level
+  /// and the first entry that differs.
+  static std::vector<index_t> broadcast_levels(const Jagged& shallow, const Jagged& deep) {
+    constexpr std::string_view op = "jagged expression";
+    const std::vector<std::vector<index_t>> have = level_offsets(shallow, op);
+    const std::vector<std::vector<index_t>> want = level_offsets(deep, op);
+    for (std::size_t l = 0; l < have.size(); ++l) {
+      const auto [h, w] = std::ranges::mismatch(have[l], want[l]);
+      if (h != have[l].end() || w != want[l].end()) {
+        const auto e = static_cast<std::size_t>(
+            std::max<std::ptrdiff_t>(std::distance(have[l].begin(), h) - 1, 0));
+        const auto count = [e](const std::vector<index_t>& o) {
+          return e + 1 < o.size() ? o[e + 1] - o[e] : index_t{0};
+        };
+        const bool last = l + 1 == have.size();
+        fail<ShapeError>(op, "an operand of ", shallow.to_string(),
+                         " does not broadcast into the rows of ", deep.to_string(), ": ",
+                         l == 0 ? "row " : "list ", e,
+                         l == 0 ? std::string() : " of ragged level " + std::to_string(l + 1),
+                         " has ", count(have[l]), last ? " elements for " : " lists for ",
+                         count(want[l]), last ? " sub-lists" : " lists");
+      }
+    }
+    // The sub-tree below each value of the operand: entry c of deep's level k, down to values.
+    const std::size_t k = have.size();
+    const index_t n = have.back().back();
+    std::vector<index_t> sizes(static_cast<std::size_t>(n));
+    for (index_t c = 0; c < n; ++c) {
+      index_t lo = c;
+      index_t hi = c + 1;
+      for (std::size_t m = k; m < want.size(); ++m) {
+        lo = want[m][static_cast<std::size_t>(lo)];
+        hi = want[m][static_cast<std::size_t>(hi)];
+      }
+      sizes[static_cast<std::size_t>(c)] = hi - lo;
     }
     return sizes;
   }

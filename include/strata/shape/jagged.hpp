@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace strata {
@@ -94,6 +95,17 @@ struct JaggedPiece {
 /// Appends every smooth leaf piece of @p shape (Smooth or Jagged, rows recursively) in storage
 /// order, its values starting at @p base and its ragged indices after @p prefix.
 void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<JaggedPiece>& out);
+
+/// The ragged levels of a shape with one outer mode, as awkward's ListOffsetArrays: level 0
+/// holds n_rows() + 1 offsets of each row's entries along its first mode into level 1, level k
+/// of each entry's entries along mode k + 1, the last level offsets into the values (row-major
+/// order). A smooth row of extents `[a, b, c]` has a entries of b entries of c values, a jagged
+/// row its rows. O(entries), one vector per level.
+/// @param shape a jagged shape with one outer mode and rows of one outer mode each
+/// @param operation the operation named in an error
+/// @return inner_rank() offset arrays
+/// @throws ShapeError for several outer modes, of the shape or inside a row
+std::vector<std::vector<index_t>> level_offsets(const Jagged& shape, std::string_view operation);
 
 }  // namespace detail
 

@@ -698,39 +698,10 @@ class ListArray {
     return {t.values(),
             {Level{index, first, first + 1, n}, Level{index, lists, lists + 1, n_lists}}};
   }
-  // The levels of rows of rank 3 or more, one offsets array per level, read from each row's
-  // shape (Smooth: its first extent's sub-blocks; Jagged: its rows) in storage order.
+  // The levels of rows of rank 3 or more, one offsets array per level (detail::level_offsets).
   static std::vector<Level> walked_levels(const Jagged& shape) {
-    const auto depth = static_cast<std::size_t>(shape.inner_rank());
-    std::vector<std::vector<index_t>> offsets(depth, std::vector<index_t>{0});
-    const auto walk = [&offsets, depth](const auto& self, std::size_t k, const Shape& s) -> void {
-      std::vector<index_t>& level = offsets[k];
-      if (s.template is<Smooth>()) {
-        const IndexSpan extents = s.template as<Smooth>().extents();
-        level.push_back(level.back() + extents.front());
-        if (k + 1 < depth) {
-          const Shape child(Smooth(extents.subspan(1)));
-          for (index_t c = 0; c < extents.front(); ++c) {
-            self(self, k + 1, child);
-          }
-        }
-        return;
-      }
-      const Jagged& rows = s.template as<Jagged>();
-      if (rows.outer_rank() != 1) {
-        detail::fail<ShapeError>("ListArray", "takes rows of lists, not a row of shape ",
-                                 rows.to_string(), " (several outer axes)");
-      }
-      level.push_back(level.back() + rows.n_rows());
-      for (index_t c = 0; c < rows.n_rows(); ++c) {
-        self(self, k + 1, rows.row(c));
-      }
-    };
-    for (index_t r = 0; r < shape.n_rows(); ++r) {
-      walk(walk, 0, shape.row(r));
-    }
     std::vector<Level> levels;
-    for (auto& level : offsets) {
+    for (auto& level : detail::level_offsets(shape, "ListArray")) {
       auto owner = std::make_shared<const std::vector<index_t>>(std::move(level));
       const index_t* data = owner->data();
       const auto n = static_cast<index_t>(owner->size()) - 1;

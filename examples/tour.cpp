@@ -817,7 +817,9 @@ void jagged() {
             << ", unflatten at axis 2: " << split_lists << " (" << split_lists.type_string()
             << "), flatten(3) of it " << split_lists.flatten(3)
             << "; the same on the JaggedTensor, its innermost lists joined again: "
-            << strata::flatten(strata::unflatten(cells, halves, 2), 3) << "\n";
+            << strata::flatten(strata::unflatten(cells, halves, 2), 3)
+            << "; its sums along ListAxis{-1} "
+            << strata::sum(strata::unflatten(cells, halves, 2), strata::ListAxis{-1}) << "\n";
   // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
   const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)

@@ -388,6 +388,82 @@ TEST_CASE("reductions inside rows of lists: by hand, types, rectangular rows", "
         std::vector<std::vector<bool>>{{true, true}, {}, {true, true, true}});
 }
 
+TEST_CASE("reductions inside the lists of deeper rows (n * var * var * var)", "[jagged_lists]") {
+  using Deep3 = std::vector<Deep>;
+  std::mt19937 rng(1128);
+  std::uniform_int_distribution<int> count(0, 3);
+  std::uniform_int_distribution<int> length(1, 3);
+  std::uniform_int_distribution<int> value(-9, 9);
+  const auto text = [](const Deep& x) { return strata::to_string(JaggedTensor<double>(x)); };
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 10; ++round) {
+        Deep3 data(static_cast<std::size_t>(1 + round % 5));
+        for (auto& row : data) {
+          row.resize(static_cast<std::size_t>(count(rng)));
+          for (auto& list : row) {
+            list.resize(static_cast<std::size_t>(count(rng)));
+            for (auto& inner : list) {
+              inner.resize(static_cast<std::size_t>(length(rng)));  // never empty: max has one
+              for (double& x : inner) {
+                x = value(rng);
+              }
+            }
+          }
+        }
+        const JaggedTensor<double> t(data);
+        // Along each innermost list (-1) and across the innermost lists of each list (-2).
+        Deep sums(data.size());
+        Deep maxima(data.size());
+        Deep across(data.size());
+        Deep counts(data.size());
+        for (std::size_t r = 0; r < data.size(); ++r) {
+          for (const auto& list : data[r]) {
+            sums[r].emplace_back();
+            maxima[r].emplace_back();
+            across[r].emplace_back();
+            counts[r].emplace_back();
+            for (const auto& inner : list) {
+              double total = 0;
+              double most = inner[0];
+              for (std::size_t k = 0; k < inner.size(); ++k) {
+                total += inner[k];
+                most = std::max(most, inner[k]);
+                if (across[r].back().size() <= k) {
+                  across[r].back().push_back(0);
+                  counts[r].back().push_back(0);
+                }
+                across[r].back()[k] += inner[k];
+                counts[r].back()[k] += 1;
+              }
+              sums[r].back().push_back(total);
+              maxima[r].back().push_back(most);
+            }
+          }
+        }
+        INFO("round " << round << ", " << threads << " threads: " << strata::to_string(t));
+        CHECK(strata::to_string(strata::sum(t, ListAxis{-1})) == text(sums));
+        CHECK(strata::to_string(strata::sum(t, ListAxis{3})) == text(sums));
+        CHECK(strata::to_string(strata::max(t, ListAxis{-1})) == text(maxima));
+        CHECK(strata::to_string(strata::sum(t, ListAxis{-2})) == text(across));
+        CHECK(strata::to_string(strata::sum(t, ListAxis{2})) == text(across));
+        const JaggedTensor<index_t> n = strata::count(t, ListAxis{-2});
+        CHECK(strata::to_string(JaggedTensor<double>(strata::astype<double>(n))) == text(counts));
+      }
+    });
+  }
+  // Four ragged levels: along the innermost lists, by hand.
+  const JaggedTensor<int> four(std::vector<std::vector<std::vector<std::vector<std::vector<int>>>>>{
+      {{{{1, 2}, {3}}, {{4}}}}, {}, {{{{5, 6, 7}}}, {}}});
+  CHECK(strata::to_string(strata::sum(four, ListAxis{-1})) ==
+        "[[[[3, 3], [4]]], [], [[[18]], []]]");
+  CHECK(strata::to_string(strata::sum(four, ListAxis{-2})) ==
+        "[[[[4, 2], [4]]], [], [[[5, 6, 7]], []]]");
+  using strata::test::check_error;
+  check_error<strata::ShapeError>([&] { (void)strata::sum(four, ListAxis{-3}); }, "sum",
+                                  "ListAxis{-3} of");
+}
+
 TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]") {
   using strata::test::check_error;
   const JaggedTensor<double> flat(strata::test::Rows{{1.0}, {}});
@@ -409,5 +485,15 @@ TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]"
   const JaggedTensor<double> grid(strata::Jagged::from_extents(Index{2, 2}, 1, Index{1, 0, 2, 1}));
   check_error<strata::ShapeError>([&] { (void)strata::sum(grid, ListAxis{-1}); }, "sum",
                                   "n * var * var");
+  // Deeper rows reduce inside each list of a row only.
+  const JaggedTensor<double> deeper(std::vector<Deep>{{{{1.0}, {2.0}}, {}}, {}});
+  check_error<strata::ShapeError>([&] { (void)strata::sum(deeper, ListAxis{-3}); }, "sum",
+                                  "ListAxis{-3} of");
+  check_error<strata::ShapeError>([&] { (void)strata::max(deeper, ListAxis{0}); }, "max",
+                                  "deeper rows along ListAxis{-1} and ListAxis{-2}");
+  check_error<strata::IndexError>([&] { (void)strata::sum(deeper, ListAxis{-5}); }, "sum",
+                                  "ListAxis{-5} does not exist (rank 4");
+  check_error<strata::IndexError>([&] { (void)strata::sum(deeper, ListAxis{4}); }, "sum",
+                                  "ListAxis{4}");
   CHECK(strata::sum(deep, {1, 2}).size() == 2);  // unchanged, still reducible
 }

@@ -47,7 +47,9 @@ namespace strata {
 /// along each list, `-2` (or 1) across the lists of each row, `0` (or -3) across the rows, as
 /// awkward-array's `axis=-1`, `axis=-2` and `axis=0`. `strata::max(events,
 /// strata::ListAxis{-1})`. (A reduction given the plain axes `{1, 2}` reduces each row whole,
-/// to a dense tensor.)
+/// to a dense tensor.) On deeper rows (`n * var * var * var`, one outer axis) `-1` (along each
+/// innermost list) and `-2` (across the innermost lists of each list above them), or the same
+/// counted from 0, reduce as awkward's do, the result one level less deep.
 struct ListAxis {
   index_t axis;  ///< -1 or 2: along each list; -2 or 1: across the lists of a row; 0 or -3:
                  ///< across the rows (list i of every row, element by element)
@@ -164,6 +166,29 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
   if (shape.rank() == 3 && (axis.axis < -3 || axis.axis > 2)) {
     fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank 3, shape ",
                      shape.to_string(), ")");
+  }
+  if (shape.outer_rank() == 1 && shape.inner_rank() >= 3) {
+    // Deeper rows (n * var * var * var ...): an axis inside each list of the rows reduces the
+    // lists made rows (flatten at axis 1, a view) and regroups the results by row.
+    const index_t rank = shape.rank();
+    const index_t a = axis.axis < 0 ? axis.axis : axis.axis - rank;
+    if (a < -rank || a >= 0) {
+      fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank ", rank,
+                       ", shape ", shape.to_string(), ")");
+    }
+    if (a >= -2) {
+      const std::vector<index_t> starts = level_offsets(shape, operation).front();
+      std::vector<index_t> counts(starts.size() - 1);
+      for (std::size_t r = 0; r < counts.size(); ++r) {
+        counts[r] = starts[r + 1] - starts[r];
+      }
+      return unflatten(list_reduction<R>(operation, flatten(t, 1), ListAxis{a}, along, across),
+                       counts);
+    }
+    fail<ShapeError>(operation, "ListAxis{", axis.axis, "} of ", shape.to_string(),
+                     " goes across lists above the innermost two levels: rows of lists (n * var "
+                     "* var) reduce along every ListAxis, deeper rows along ListAxis{-1} and "
+                     "ListAxis{-2} (inside the lists of each row)");
   }
   if (shape.outer_rank() != 1 || shape.inner_rank() != 2) {
     fail<ShapeError>(operation, "ListAxis{", axis.axis,

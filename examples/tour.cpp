@@ -721,6 +721,11 @@ void jagged() {
             << "\npad_none(scores, 2): " << strata::pad_none(scores, 2)
             << "; clipped to 2, regular:\n"
             << strata::pad_none(scores, 2, strata::Clip{}) << "\n";
+  // None propagates through arithmetic and comparisons, as in awkward (and NumPy's masked arrays).
+  const auto best = strata::max(scores, 1, strata::mask_identity);
+  std::cout << "best * 2 + firsts " << best * 2.0F + strata::firsts(scores) << ", firsts < lasts "
+            << (strata::firsts(scores) < strata::lasts(scores)) << ", pad_none(scores, 2) - best "
+            << strata::pad_none(scores, 2) - best << "\n";
   // Indexing each row as awkward does: a ragged mask keeps what it marks, a ragged or regular
   // integer index picks (negative from the row's end).
   std::cout << "filter_each(scores, scores > 4): " << strata::filter_each(scores, scores > 4.0F)

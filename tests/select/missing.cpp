@@ -60,6 +60,11 @@ bool identical(double a, double b) {
   return (std::isnan(a) && std::isnan(b)) || a == b;
 }
 
+/// Both missing, or both present and identical().
+bool same(const std::optional<double>& a, const std::optional<double>& b) {
+  return a.has_value() == b.has_value() && identical(a.value_or(0.0), b.value_or(0.0));
+}
+
 }  // namespace
 
 TEST_CASE("awkward's documented examples of missing values", "[missing]") {
@@ -306,6 +311,106 @@ TEST_CASE("Masked from values and a mask; views keep working", "[missing]") {
   CHECK(strata::to_string(mj) == "[[None, 2], [], [3]]");
   CHECK(strata::test::rows_of(strata::drop_none(mj)) ==
         std::vector<std::vector<int>>{{2}, {}, {3}});
+}
+
+TEST_CASE("missing values inside expressions propagate as awkward's option types", "[missing]") {
+  using Opt = std::optional<double>;
+  std::mt19937 rng(1128);
+  std::uniform_real_distribution<double> scale(-2.0, 2.0);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 8; ++round) {
+        const Rows rows = strata::test::random_rows(rng, 1 + round * 5, 4, 3, true);
+        const JaggedTensor<double> t(rows);
+        const auto n = static_cast<index_t>(rows.size());
+        Tensor<double> dense(Index{n});
+        for (auto&& x : dense) {
+          x = scale(rng);
+        }
+        const auto first = strata::firsts(t);
+        const auto last = strata::lasts(t);
+        const auto most = strata::max(t, 1, strata::mask_identity);
+        INFO("threads " << threads << ", round " << round);
+        // References with std::optional: None in, None out.
+        std::vector<Opt> sum;
+        std::vector<Opt> affine;
+        std::vector<Opt> ratio;
+        std::vector<std::optional<bool>> less;
+        std::vector<std::optional<bool>> equal_last;
+        std::vector<Opt> negated;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+          if (rows[r].empty()) {
+            sum.emplace_back();
+            affine.emplace_back();
+            ratio.emplace_back();
+            less.emplace_back();
+            equal_last.emplace_back();
+            negated.emplace_back();
+            continue;
+          }
+          const double f = rows[r].front();
+          const double l = rows[r].back();
+          // NumPy's max: NaN when the row holds one.
+          const double m =
+              std::any_of(rows[r].begin(), rows[r].end(), [](double x) { return std::isnan(x); })
+                  ? kNan
+                  : *std::max_element(rows[r].begin(), rows[r].end());
+          const double d = dense.data()[r];
+          sum.emplace_back(f + l);
+          affine.emplace_back(2.0 * m + d);
+          ratio.emplace_back(f / m);
+          less.emplace_back(f < l);
+          equal_last.emplace_back(m == l);
+          negated.emplace_back(-f);
+        }
+        const auto check = [](const auto& got, const auto& want) {
+          const auto have = entries(got);
+          REQUIRE(have.size() == want.size());
+          for (std::size_t k = 0; k < want.size(); ++k) {
+            CHECK(have[k].has_value() == want[k].has_value());
+            if (want[k] && have[k]) {
+              CHECK(identical(static_cast<double>(*have[k]), static_cast<double>(*want[k])));
+            }
+          }
+        };
+        check(first + last, sum);
+        check(2.0 * most + dense, affine);
+        check(first / most, ratio);
+        check(first < last, less);
+        check(most == last, equal_last);
+        check(-first, negated);
+        check(strata::map_masked([](const auto& a, const auto& b) { return a + b; }, first, last),
+              sum);
+        // A masked value per row against the rows themselves: a jagged result; and pad_none's
+        // jagged Masked against a dense per-row operand.
+        const auto shifted = first + t;
+        const auto padded = strata::pad_none(t, 3) * dense;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+          const auto ri = static_cast<index_t>(r);
+          for (std::size_t k = 0; k < rows[r].size(); ++k) {
+            const auto ki = static_cast<index_t>(k);
+            CHECK(same(shifted.at(Index{ri, ki}), Opt(rows[r].front() + rows[r][k])));
+          }
+          for (std::size_t k = 0; k < std::max<std::size_t>(rows[r].size(), 3); ++k) {
+            const Opt want = k < rows[r].size() ? Opt(rows[r][k] * dense.data()[r]) : Opt();
+            CHECK(same(padded.at(Index{ri, static_cast<index_t>(k)}), want));
+          }
+        }
+      }
+    });
+  }
+  // By hand, as awkward prints: [3, None, 5] * 2 + [1, None, 4].
+  const JaggedTensor<double> jt(Rows{{1.0, 2.0, 3.0}, {}, {4.0, 5.0}});
+  const auto best = strata::max(jt, 1, strata::mask_identity);
+  CHECK(strata::to_string(best * 2.0 + strata::firsts(jt)) == "[  7. None  14.]");
+  CHECK(strata::to_string(strata::pad_none(jt, 2) - 1.0) == "[[0, 1, 2], [None, None], [3, 4]]");
+  // Integers: the zero under a missing entry divides without trapping.
+  const JaggedTensor<int> ints(std::vector<std::vector<int>>{{1, 2}, {}, {4}});
+  CHECK(strata::to_string(strata::firsts(ints) / strata::lasts(ints)) == "[   0 None    1]");
+  // Operands that do not broadcast: the expression's BroadcastError naming the operator.
+  strata::test::check_error<strata::BroadcastError>(
+      [&] { (void)(best + Tensor<double>(Index{4})); }, "operator+", "[4]");
+  CHECK(strata::to_string(best) == "[  3. None   5.]");  // unchanged
 }
 
 TEST_CASE("missing values: bad input", "[missing][errors]") {

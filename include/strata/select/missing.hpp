@@ -5,7 +5,8 @@
 /// come from: the reductions of jagged tensors with `strata::mask_identity` (awkward's
 /// `mask_identity=True`: a group with no values gives None instead of the reduction's
 /// identity), `firsts` / `lasts` (None for an empty row) and `pad_none`. What they do:
-/// `is_none`, `fill_none`, `drop_none`, element access as std::optional, printing None.
+/// `is_none`, `fill_none`, `drop_none`, element access as std::optional, printing None, and
+/// arithmetic and comparisons that propagate them (`map_masked`, `+ - * /`, `<`, `==`, ...).
 ///
 /// @code
 /// strata::JaggedTensor<double> jt({{1.0, 2.0, 3.0}, {}, {4.0, 5.0}});
@@ -678,6 +679,192 @@ std::string to_string(const Masked<JaggedTensor<T>>& m, const PrintOptions& opti
   return detail::jagged_string(m.values(), options, [&](const std::vector<T>& v) {
     return detail::format_or_none(v, present, options.precision);
   });
+}
+
+// ---- missing values inside expressions ------------------------------------------------------
+
+namespace detail {
+
+/// Whether X is a Masked tensor.
+template <class X>
+inline constexpr bool is_masked_v = false;
+/// A Masked tensor is one.
+template <class C>
+inline constexpr bool is_masked_v<Masked<C>> = true;
+
+/// What may meet a Masked tensor in an expression: another, a tensor, a jagged tensor, an
+/// expression or a scalar.
+template <class X>
+concept MaskedOperand = is_masked_v<X> || is_operand_v<X> || std::is_arithmetic_v<X>;
+
+/// An operator with at least one Masked operand.
+template <class A, class B>
+concept MaskedOperands = (is_masked_v<A> || is_masked_v<B>)&&MaskedOperand<A>&& MaskedOperand<B>;
+
+/// The values of a Masked operand; any other operand as it is.
+template <class X>
+const auto& values_or_self(const X& x) {
+  if constexpr (is_masked_v<X>) {
+    return x.values();
+  } else {
+    return x;
+  }
+}
+
+/// An expression, a tensor or a jagged tensor evaluated into a new one of its own.
+template <class E>
+auto evaluated_copy(const E& e) {
+  if constexpr (requires { e.copy(); }) {
+    return e.copy();
+  } else if constexpr (jagged_v<E>) {
+    return evaluate_jagged(e);
+  } else {
+    return evaluate(e);
+  }
+}
+
+}  // namespace detail
+
+/// Computes `f` of the values of Masked tensors and of any other operands (tensors, jagged
+/// tensors, expressions, scalars), and marks missing every entry of the result where any Masked
+/// operand is missing (awkward-array's option types in arithmetic: None in, None out; NumPy's
+/// masked arrays). `f` takes the operands with each Masked one replaced by its values and
+/// returns an expression (or tensor); it runs over the values under missing entries too (they
+/// hold zero when strata made them, and integer division by zero gives 0 in strata), whose
+/// results are then masked. The operators `+ - * /`, unary `-` and the comparisons on Masked
+/// tensors are this with the operator as `f`.
+/// @code
+/// auto best = strata::max(jt, 1, strata::mask_identity);           // [3 None 5]
+/// strata::map_masked([](const auto& x) { return strata::sqrt(x); }, best);  // [1.73 None 2.24]
+/// best * 2.0 + strata::firsts(jt);                                 // [7 None 14]
+/// strata::pad_none(jt, 2) - strata::mean(jt, 1);                   // jagged, None where padded
+/// @endcode
+/// @param f the function of the operands' values
+/// @param operands at least one Masked tensor; the others broadcast as in any expression
+/// @return the values of `f` with a validity mask of their shape (Tensor or JaggedTensor)
+/// @throws BroadcastError, ShapeError as the expression of the values throws them (nothing is
+///         made)
+template <class F, class... A>
+requires(detail::is_masked_v<A> || ...) &&
+    (detail::MaskedOperand<A> && ...) auto map_masked(F&& f, const A&... operands) {
+  auto values = detail::evaluated_copy(f(detail::values_or_self(operands)...));
+  using V = decltype(values);
+  using M = typename detail::mask_of<V>::type;
+  M valid = [&values] {
+    if constexpr (std::is_same_v<M, JaggedTensor<bool>>) {
+      return JaggedTensor<bool>::full(values.shape(), true);
+    } else {
+      Tensor<bool> present(values.shape());
+      std::fill_n(present.data(), present.size(), true);
+      return present;
+    }
+  }();
+  const auto and_valid = [&valid](const auto& operand) {
+    if constexpr (detail::is_masked_v<std::remove_cvref_t<decltype(operand)>>) {
+      valid.rebind(detail::evaluated_copy(valid && operand.valid()));
+    }
+  };
+  (and_valid(operands), ...);
+  return Masked<V>(std::move(values), std::move(valid));
+}
+
+/// Element-wise `a + b` with missing values (map_masked): missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator+(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x + y; }, a, b);
+}
+/// Element-wise `a - b` with missing values (map_masked): missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator-(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x - y; }, a, b);
+}
+/// Element-wise `a * b` with missing values (map_masked): missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator*(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x * y; }, a, b);
+}
+/// Element-wise `a / b` with missing values (map_masked): missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator/(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x / y; }, a, b);
+}
+/// Element-wise `-a`, missing where a is.
+/// @param a a Masked tensor
+/// @return a Masked tensor
+template <class C>
+auto operator-(const Masked<C>& a) {
+  return map_masked([](const auto& x) { return -x; }, a);
+}
+/// Element-wise `a < b` with missing values: a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator<(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x < y; }, a, b);
+}
+/// Element-wise `a <= b` with missing values: a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator<=(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x <= y; }, a, b);
+}
+/// Element-wise `a > b` with missing values: a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator>(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x > y; }, a, b);
+}
+/// Element-wise `a >= b` with missing values: a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator>=(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return x >= y; }, a, b);
+}
+/// Element-wise `a == b` with missing values (not whole-tensor equality, as NumPy's masked
+/// arrays): a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator==(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return equal(x, y); }, a, b);
+}
+/// Element-wise `a != b` with missing values: a Masked boolean tensor, missing where either is.
+/// @param a, b Masked tensors, tensors, jagged tensors, expressions or scalars (one Masked)
+/// @return a Masked boolean tensor
+/// @throws BroadcastError when the shapes do not broadcast
+template <class A, class B>
+requires detail::MaskedOperands<A, B>
+auto operator!=(const A& a, const B& b) {
+  return map_masked([](const auto& x, const auto& y) { return not_equal(x, y); }, a, b);
 }
 
 /// Prints a masked tensor as to_string() does.

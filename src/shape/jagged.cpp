@@ -341,21 +341,119 @@ JaggedRows JaggedRows::chip_inner(int mode, index_t i,
   return {data, 0, n, outer_};
 }
 
-void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<JaggedPiece>& out) {
-  if (shape.is<Smooth>()) {
-    const IndexSpan e = shape.as<Smooth>().extents();
-    out.push_back({base, prefix, Index(e.begin(), e.end())});
-    return;
+namespace {
+
+// Appends the smooth pieces of shapes and rows to a PieceIndex in storage order, the ragged
+// indices that lead to each kept in one running prefix.
+class PieceWalker {
+ public:
+  explicit PieceWalker(PieceIndex& out) : out_(out) {}
+
+  void shape(const Shape& s, index_t base) {
+    if (s.is<Smooth>()) {
+      emit(base, s.as<Smooth>().extents());
+      return;
+    }
+    rows(s.as<Jagged>().rows(), base);
   }
-  const Jagged& j = shape.as<Jagged>();
-  const auto o = static_cast<std::size_t>(j.outer_rank());
-  Index outer(o, 0);
-  for (index_t r = 0; r < j.n_rows(); ++r) {
-    smooth_unravel(r, j.outer_extents(), outer);
-    prefix.insert(prefix.end(), outer.begin(), outer.end());
-    jagged_pieces(j.row(r), prefix, base + j.row_starts()[static_cast<std::size_t>(r)], out);
-    prefix.resize(prefix.size() - o);
+
+  // Row r's values start at base + the data's start of the row (as JaggedRows::row_starts()).
+  void rows(const JaggedRows& j, index_t base) {
+    const JaggedData& d = j.data();
+    const IndexSpan outer = j.outer();
+    const std::size_t at = prefix_.size();
+    prefix_.resize(at + outer.size(), 0);
+    for (index_t abs = j.row0(); abs < j.row1(); ++abs) {
+      const index_t start = base + d.starts[static_cast<std::size_t>(abs)];
+      if (d.smooth_rows()) {
+        emit(start, d.row_extents(abs));
+      } else {
+        shape(d.inner[static_cast<std::size_t>(abs)], start);
+      }
+      for (std::size_t k = outer.size(); k-- > 0;) {  // the next row's outer index
+        if (++prefix_[at + k] < outer[k]) {
+          break;
+        }
+        prefix_[at + k] = 0;
+      }
+    }
+    prefix_.resize(at);
   }
+
+ private:
+  void emit(index_t start, std::span<const index_t> extents) {
+    out_.starts.push_back(start);
+    out_.split.push_back(static_cast<int>(prefix_.size()));
+    const std::size_t at = out_.modes.size();
+    out_.modes.resize(at + prefix_.size() + extents.size());
+    std::copy(extents.begin(), extents.end(),
+              std::copy(prefix_.begin(), prefix_.end(),
+                        out_.modes.begin() + static_cast<std::ptrdiff_t>(at)));
+  }
+
+  PieceIndex& out_;
+  Index prefix_;
+};
+
+std::shared_ptr<const PieceIndex> make_pieces(const JaggedRows& rows) {
+  auto index = std::make_shared<PieceIndex>();
+  index->rank = rows.rank();
+  PieceWalker(*index).rows(rows, 0);
+  index->starts.push_back(rows.size());
+  if (rows.outer_rank() == 1 && rows.data().inner_rank == 2) {
+    index->lists = list_index(rows);
+  }
+  return index;
+}
+
+}  // namespace
+
+std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows) {
+  const JaggedData& data = rows.data();
+  if (rows.row0() != 0 || rows.row1() != data.rows() || rows.outer() != data.outer) {
+    return make_pieces(rows);
+  }
+  const std::lock_guard<std::mutex> lock(data.pieces_mutex);
+  if (!data.pieces) {
+    data.pieces = make_pieces(rows);
+  }
+  return data.pieces;
+}
+
+std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
+  auto index = std::make_shared<ListIndex>();
+  const JaggedData& data = rows.data();
+  index->counts.assign(static_cast<std::size_t>(rows.row1() - rows.row0()), 0);
+  std::vector<index_t> lengths;
+  const auto block = [&](std::size_t r, std::span<const index_t> e) {  // a rectangular row
+    lengths.insert(lengths.end(), static_cast<std::size_t>(e[0]), e[1]);
+    index->counts[r] = e[0];
+  };
+  for (index_t abs = rows.row0(); abs < rows.row1(); ++abs) {
+    const auto r = static_cast<std::size_t>(abs - rows.row0());
+    if (data.smooth_rows()) {
+      block(r, data.row_extents(abs));
+      continue;
+    }
+    const Shape& row = data.inner[static_cast<std::size_t>(abs)];
+    if (row.is<Smooth>()) {
+      block(r, row.as<Smooth>().extents());
+      continue;
+    }
+    const JaggedRows& lists = row.as<Jagged>().rows();  // 1-D rows: sizes are lengths
+    const std::vector<index_t>& starts = lists.data().starts;
+    for (index_t l = lists.row0(); l < lists.row1(); ++l) {
+      lengths.push_back(starts[static_cast<std::size_t>(l) + 1] -
+                        starts[static_cast<std::size_t>(l)]);
+    }
+    index->counts[r] = lists.row1() - lists.row0();
+  }
+  index->first.assign(index->counts.size() + 1, 0);
+  for (std::size_t r = 0; r < index->counts.size(); ++r) {
+    index->first[r + 1] = index->first[r] + index->counts[r];
+  }
+  index->lists = Jagged::from_lengths(lengths);
+  return index;
 }
 
 namespace {

@@ -388,6 +388,22 @@ TEST_CASE("reductions inside rows of lists: by hand, types, rectangular rows", "
         std::vector<std::vector<bool>>{{true, true}, {}, {true, true, true}});
 }
 
+TEST_CASE("a rebound or swapped tensor of rows of lists reduces its new lists", "[jagged_lists]") {
+  // The two-level offsets travel with the shape: a handle rebound to another tensor (or two
+  // handles swapped) must not keep the lists of the values it held before.
+  JaggedTensor<double> a(Deep{{{1, 2}, {3}}, {{4, 5, 6}}});
+  JaggedTensor<double> b(Deep{{{1}}, {{2, 3}, {}, {4}}, {{5}}});
+  using V = std::vector<std::vector<double>>;
+  a.rebind(b);
+  CHECK(strata::test::rows_of(strata::sum(a, ListAxis{-1})) == V{{1}, {5, 0, 4}, {5}});
+  const JaggedTensor<double> shifted = a + 1.0;  // a result of a's shape
+  CHECK(strata::test::rows_of(strata::sum(shifted, ListAxis{-2})) == V{{2}, {8, 4}, {6}});
+  JaggedTensor<double> c(Deep{{{7, 8, 9}}, {}, {{1}, {2}}});
+  c.swap(b);
+  CHECK(strata::test::rows_of(strata::max(c, ListAxis{-1})) == V{{1}, {3, -kInf, 4}, {5}});
+  CHECK(strata::test::rows_of(strata::max(b, ListAxis{-1})) == V{{9}, {}, {1, 2}});
+}
+
 TEST_CASE("reductions inside the lists of deeper rows (n * var * var * var)", "[jagged_lists]") {
   using Deep3 = std::vector<Deep>;
   std::mt19937 rng(1128);

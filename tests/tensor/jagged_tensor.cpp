@@ -2,9 +2,9 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
-#include "threads.hpp"
-#include "strata/tensor/generators.hpp"
 #include "strata/tensor/algorithms.hpp"
+#include "strata/tensor/generators.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -83,6 +83,68 @@ TEST_CASE("rows that are jagged themselves: smooth pieces in storage order", "[t
         (void)j.at({0, 1, 1});
       },
       "position", "[0 1 1]");
+}
+
+TEST_CASE("the pieces of jagged rows over two outer modes, and of their results",
+          "[tensor][jagged][property]") {
+  // Rows over a 2-D outer grid, each a smooth block or a jagged row of lists (a 4-D shape):
+  // every piece's ragged indices, extents and start against a walk of the rows as built.
+  std::mt19937 rng(21);
+  const auto draw = [&](index_t lo, index_t hi) {
+    return std::uniform_int_distribution<index_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 30; ++trial) {
+    const Index outer{draw(1, 3), draw(0, 3)};
+    struct Piece {
+      Index prefix;
+      Index extents;
+      index_t start;
+    };
+    std::vector<Piece> expected;
+    std::vector<strata::Shape> rows;
+    index_t at = 0;
+    for (index_t i = 0; i < outer[0]; ++i) {
+      for (index_t k = 0; k < outer[1]; ++k) {
+        if (draw(0, 2) == 0) {  // a smooth block: one piece
+          const Index block{draw(0, 3), draw(0, 3)};
+          rows.emplace_back(Smooth(block));
+          expected.push_back({Index{i, k}, block, at});
+          at += block[0] * block[1];
+          continue;
+        }
+        std::vector<index_t> lengths(static_cast<std::size_t>(draw(0, 4)));
+        for (std::size_t q = 0; q < lengths.size(); ++q) {
+          lengths[q] = draw(0, 5);
+          expected.push_back({Index{i, k, static_cast<index_t>(q)}, Index{lengths[q]}, at});
+          at += lengths[q];
+        }
+        rows.emplace_back(Jagged::from_lengths(lengths));
+      }
+    }
+    if (std::all_of(rows.begin(), rows.end(),
+                    [](const strata::Shape& s) { return s.is<Smooth>(); })) {
+      continue;  // smooth rows are their own pieces, indexed by the table
+    }
+    std::vector<int> values(static_cast<std::size_t>(at));
+    std::iota(values.begin(), values.end(), 0);
+    const auto t = JaggedTensor<int>::from_values(values, Jagged(outer, rows));
+    const auto check = [&](const JaggedTensor<int>& u) {
+      REQUIRE(u.n_pieces() == static_cast<index_t>(expected.size()));
+      for (index_t p = 0; p < u.n_pieces(); ++p) {
+        const Piece& e = expected[static_cast<std::size_t>(p)];
+        CHECK(u.piece_index(p) == e.prefix);
+        CHECK(Index(u.piece_extents(p)) == e.extents);
+        CHECK(u.piece_offsets()[static_cast<std::size_t>(p)] == e.start);
+        CHECK(u.piece_row(p) == e.prefix[0] * outer[1] + e.prefix[1]);
+      }
+      CHECK(u.piece_offsets().back() == at);
+    };
+    check(t);
+    // A result of the same shape (a copy here) reads the same pieces, without indexing again.
+    const JaggedTensor<int> copy = t.copy();
+    check(copy);
+    CHECK(copy.piece_offsets().data() == t.piece_offsets().data());
+  }
 }
 
 TEST_CASE("dense -> jagged pieces -> dense round trips on random row lengths",

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <iosfwd>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@ namespace strata {
 
 namespace detail {
 
+struct PieceIndex;
+
 /// The immutable description of a jagged shape, shared by the shape and its views.
 struct JaggedData {
   Index outer;                     ///< the outer extents (the grid of rows)
@@ -28,6 +31,10 @@ struct JaggedData {
   std::vector<index_t> extents;    ///< rows x s extents, when every row is smooth
   std::vector<Shape> inner;        ///< one shape per row, when some row is jagged
   std::vector<index_t> starts{0};  ///< rows + 1 prefix sums of the row sizes
+  /// The smooth pieces of all the rows when some row is jagged, made on first use (piece_index)
+  /// and shared by every tensor over all of them: a result of the same shape indexes nothing.
+  mutable std::shared_ptr<const PieceIndex> pieces;
+  mutable std::mutex pieces_mutex;  ///< guards the first making of pieces
 
   [[nodiscard]] index_t rows() const noexcept { return static_cast<index_t>(starts.size()) - 1; }
   [[nodiscard]] bool smooth_rows() const noexcept { return inner.empty(); }
@@ -83,18 +90,6 @@ class JaggedRows {
   index_t row1_ = 0;
   Index outer_;
 };
-
-/// A smooth leaf piece of a jagged shape: where its values start (in row-major storage of the
-/// whole shape), the indices of the ragged modes that lead to it, and its extents.
-struct JaggedPiece {
-  index_t start = 0;
-  Index prefix;
-  Index extents;
-};
-
-/// Appends every smooth leaf piece of @p shape (Smooth or Jagged, rows recursively) in storage
-/// order, its values starting at @p base and its ragged indices after @p prefix.
-void jagged_pieces(const Shape& shape, Index& prefix, index_t base, std::vector<JaggedPiece>& out);
 
 /// The ragged levels of a shape with one outer mode, as awkward's ListOffsetArrays: level 0
 /// holds n_rows() + 1 offsets of each row's entries along its first mode into level 1, level k
@@ -325,5 +320,55 @@ class JaggedView : public ShapeAPI<JaggedView>, public JaggedAPI<JaggedView> {
   detail::JaggedRows rows_;
   Index origin_;
 };
+
+namespace detail {
+
+/// The lists of a tensor whose rows are lists (one outer axis, rows of rank 2: awkward's
+/// `n * var * var`), as awkward's two-level offsets: each row's number of lists, and the lists
+/// as a `n_lists * var` shape over the values (its row starts are the lists' offsets).
+struct ListIndex {
+  std::vector<index_t> counts;  ///< the number of lists of each row
+  std::vector<index_t> first;   ///< each row's first list, + the number of lists
+  Jagged lists;                 ///< one row per list, in storage order
+};
+
+/// The smooth leaf pieces of a shape with jagged rows, in storage order, in flat arrays (one
+/// allocation per array, not two small vectors per piece): piece p has `rank` modes, its
+/// ragged indices (the outer index of its row, then the row's own outer index, ...) and then
+/// its extents.
+struct PieceIndex {
+  int rank = 0;                 ///< modes per piece: the shape's rank
+  std::vector<index_t> starts;  ///< pieces + 1: where each piece's values start, then the size
+  std::vector<index_t> modes;   ///< pieces x rank: each piece's ragged indices, then extents
+  std::vector<int> split;       ///< pieces: how many of a piece's modes are ragged indices
+  std::shared_ptr<const ListIndex> lists;  ///< rows of lists: their two-level offsets
+
+  /// The number of pieces.
+  [[nodiscard]] index_t count() const noexcept { return static_cast<index_t>(split.size()); }
+  /// The ragged indices that lead to piece @p p.
+  [[nodiscard]] std::span<const index_t> prefix(index_t p) const noexcept {
+    return {modes.data() + p * rank, static_cast<std::size_t>(split[static_cast<std::size_t>(p)])};
+  }
+  /// The extents of piece @p p.
+  [[nodiscard]] std::span<const index_t> extents(index_t p) const noexcept {
+    const auto k = static_cast<std::size_t>(split[static_cast<std::size_t>(p)]);
+    return {modes.data() + p * rank + k, static_cast<std::size_t>(rank) - k};
+  }
+};
+
+/// The smooth pieces of jagged rows (some row jagged): the index their data keeps when the
+/// rows are all of it (made once, under its mutex), else made now for these rows. Piece
+/// values start where the rows' row starts say (as JaggedRows::row_starts() of the rows).
+/// @param rows rows of which some are jagged
+/// @return the index (with the two-level offsets for rows of lists)
+std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows);
+
+/// The two-level offsets of rows of lists (one outer mode, rows of rank 2, smooth or jagged):
+/// O(lists), one pass over the rows' shapes.
+/// @param rows the rows
+/// @return the index
+std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows);
+
+}  // namespace detail
 
 }  // namespace strata

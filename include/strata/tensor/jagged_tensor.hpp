@@ -125,15 +125,6 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
   }
 }
 
-/// The lists of a tensor whose rows are lists (one outer axis, rows of rank 2: awkward's
-/// `n * var * var`), as awkward's two-level offsets: each row's number of lists, and the lists
-/// as a `n_lists * var` shape over the values (its row starts are the lists' offsets).
-struct ListIndex {
-  std::vector<index_t> counts;  ///< the number of lists of each row
-  std::vector<index_t> first;   ///< each row's first list, + the number of lists
-  Jagged lists;                 ///< one row per list, in storage order
-};
-
 /// Row lengths of any integer type as an Index: each >= 0, their sum representable.
 template <class R>
 Index checked_lengths(std::string_view operation, const R& lengths) {
@@ -183,6 +174,17 @@ Shape nested_shape(const std::vector<V>& v) {
   const auto n = static_cast<index_t>(v.size());
   if constexpr (nested_vector<V>::depth == 0) {
     return Shape(Smooth{n});
+  } else if constexpr (nested_vector<V>::depth == 1) {  // lists: their lengths, no shape each
+    Index lengths(v.size(), 0);
+    bool rectangular = true;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      lengths[i] = static_cast<index_t>(v[i].size());
+      rectangular = rectangular && lengths[i] == lengths[0];
+    }
+    if (rectangular) {
+      return Shape(Smooth{n, v.empty() ? 0 : lengths[0]});
+    }
+    return Shape(Jagged::from_lengths(lengths));
   } else {
     std::vector<Shape> rows;
     rows.reserve(v.size());
@@ -556,7 +558,6 @@ class JaggedTensor {
     swap(base_, other.base_);
     swap(first_, other.first_);
     swap(pieces_, other.pieces_);
-    swap(piece_starts_, other.piece_starts_);
   }
   /// Exchanges two handles (found by argument-dependent lookup: `swap(a, b)`).
   /// @param a, b jagged tensors
@@ -642,8 +643,6 @@ class JaggedTensor {
     out.shape_ = std::move(shape);
     out.first_ = 0;
     out.pieces_.reset();
-    out.piece_starts_.reset();
-    out.lists_.reset();
     out.index_pieces();
     return out;
   }
@@ -708,7 +707,7 @@ class JaggedTensor {
   /// jagged rows (recursively).
   /// @return the count
   [[nodiscard]] index_t n_pieces() const noexcept {
-    return pieces_ ? static_cast<index_t>(pieces_->size()) : shape_.n_rows();
+    return pieces_ ? pieces_->count() : shape_.n_rows();
   }
   /// Smooth piece @p p as a Tensor view of its shape, sharing the buffer.
   /// @param p in [0, n_pieces())
@@ -725,7 +724,7 @@ class JaggedTensor {
   /// @return one extent per smooth mode
   [[nodiscard]] std::span<const index_t> piece_extents(index_t p) const noexcept {
     if (pieces_) {
-      return (*pieces_)[static_cast<std::size_t>(p)].extents;
+      return pieces_->extents(p);
     }
     return shape_.rows().data().row_extents(shape_.rows().row0() + p);
   }
@@ -753,7 +752,7 @@ class JaggedTensor {
     if (!pieces_) {
       return p;
     }
-    const Index& prefix = (*pieces_)[static_cast<std::size_t>(p)].prefix;
+    const std::span<const index_t> prefix = pieces_->prefix(p);
     const IndexSpan outer = shape_.outer_extents();
     index_t row = 0;
     for (std::size_t k = 0; k < outer.size(); ++k) {
@@ -767,10 +766,10 @@ class JaggedTensor {
   // table when every row is rectangular (a batch of matrices need not carry one entry per
   // matrix row); null for other shapes.
   [[nodiscard]] std::shared_ptr<const detail::ListIndex> list_index() const {
-    if (lists_ || shape_.outer_rank() != 1 || shape_.inner_rank() != 2) {
-      return lists_;
+    if (pieces_ || shape_.outer_rank() != 1 || shape_.inner_rank() != 2) {
+      return pieces_ ? pieces_->lists : nullptr;
     }
-    return make_list_index();
+    return detail::list_index(shape_.rows());
   }
   /// @endcond
 
@@ -783,7 +782,8 @@ class JaggedTensor {
     check_piece(p);
     Index prefix;
     if (pieces_) {
-      prefix = (*pieces_)[static_cast<std::size_t>(p)].prefix;
+      const std::span<const index_t> kept = pieces_->prefix(p);
+      prefix.assign(kept.begin(), kept.end());
     } else {
       prefix.assign(static_cast<std::size_t>(shape_.outer_rank()), 0);
       detail::smooth_unravel(p, shape_.outer_extents(), prefix);
@@ -1110,8 +1110,8 @@ class JaggedTensor {
       } else if (count == 0) {
         shapes.emplace_back(Jagged::from_extents(Index{0}, inner - 1, IndexSpan{}));
       } else if (inner == 2) {  // the chosen lists' lengths, without a Shape per list
-        shapes.emplace_back(Jagged::from_lengths(std::span<const index_t>(sizes).last(
-            static_cast<std::size_t>(count))));
+        shapes.emplace_back(Jagged::from_lengths(
+            std::span<const index_t>(sizes).last(static_cast<std::size_t>(count))));
       } else {
         shapes.emplace_back(Jagged(std::move(subs)));
       }
@@ -1171,8 +1171,6 @@ class JaggedTensor {
         shape_.row_starts()[static_cast<std::size_t>((lo - first_) * (first_row_number_step()))];
     out.first_ = lo;
     out.pieces_.reset();
-    out.piece_starts_.reset();
-    out.lists_.reset();
     out.index_pieces();
     return out;
   }
@@ -1225,55 +1223,12 @@ class JaggedTensor {
   }
   [[nodiscard]] Dimensions values_map() const { return Dimensions(Index{size()}, Index{1}, base_); }
 
-  /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves).
+  /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves):
+  /// the index the shape keeps, shared by every tensor of that shape.
   void index_pieces() {
-    if (shape_.smooth_rows()) {
-      return;
+    if (!shape_.smooth_rows()) {
+      pieces_ = detail::piece_index(shape_.rows());
     }
-    index_jagged_pieces();
-    if (shape_.outer_rank() == 1 && shape_.inner_rank() == 2) {
-      lists_ = make_list_index();
-    }
-  }
-  void index_jagged_pieces() {
-    auto pieces = std::make_shared<std::vector<detail::JaggedPiece>>();
-    Index prefix;
-    detail::jagged_pieces(shape_, prefix, 0, *pieces);
-    auto starts = std::make_shared<std::vector<index_t>>();
-    starts->reserve(pieces->size() + 1);
-    for (const auto& piece : *pieces) {
-      starts->push_back(piece.start);
-    }
-    starts->push_back(shape_.size());
-    pieces_ = std::move(pieces);
-    piece_starts_ = std::move(starts);
-  }
-  // The two-level offsets of rows of lists, read from the smooth pieces (a jagged row's lists
-  // are pieces of rank 1, a rectangular row is one piece of rank 2): one pass over a contiguous
-  // index, where the rows' shapes are objects of their own.
-  [[nodiscard]] std::shared_ptr<const detail::ListIndex> make_list_index() const {
-    auto index = std::make_shared<detail::ListIndex>();
-    const index_t rows = shape_.n_rows();
-    index->counts.assign(static_cast<std::size_t>(rows), 0);
-    std::vector<index_t> lengths;
-    lengths.reserve(static_cast<std::size_t>(n_pieces()));
-    for (index_t p = 0; p < n_pieces(); ++p) {
-      const std::span<const index_t> e = piece_extents(p);
-      const auto r = static_cast<std::size_t>(piece_row(p));
-      if (e.size() == 1) {
-        lengths.push_back(e[0]);
-        ++index->counts[r];
-      } else {
-        lengths.insert(lengths.end(), static_cast<std::size_t>(e[0]), e[1]);
-        index->counts[r] += e[0];
-      }
-    }
-    index->first.assign(static_cast<std::size_t>(rows) + 1, 0);
-    for (std::size_t r = 0; r < index->counts.size(); ++r) {
-      index->first[r + 1] = index->first[r] + index->counts[r];
-    }
-    index->lists = Jagged::from_lengths(lengths);
-    return index;
   }
   void check_piece(index_t p) const {
     if (p < 0 || p >= n_pieces()) {
@@ -1282,7 +1237,7 @@ class JaggedTensor {
     }
   }
   [[nodiscard]] std::span<const index_t> piece_starts() const noexcept {
-    return piece_starts_ ? std::span<const index_t>(*piece_starts_) : offsets();
+    return pieces_ ? std::span<const index_t>(pieces_->starts) : offsets();
   }
   [[nodiscard]] index_t piece_start(index_t p) const noexcept {
     return piece_starts()[static_cast<std::size_t>(p)];
@@ -1328,9 +1283,8 @@ class JaggedTensor {
   AnyBuffer<T> buffer_;
   index_t base_ = 0;   // the address of the first value (a slice of rows starts mid-buffer)
   index_t first_ = 0;  // the absolute index of the first row along the first outer mode
-  std::shared_ptr<const std::vector<detail::JaggedPiece>> pieces_;  // when some row is jagged
-  std::shared_ptr<const std::vector<index_t>> piece_starts_;        // their starts, + size()
-  std::shared_ptr<const detail::ListIndex> lists_;  // jagged rows of lists: two-level offsets
+  // When some row is jagged: the smooth pieces, and the two-level offsets of rows of lists.
+  std::shared_ptr<const detail::PieceIndex> pieces_;
 };
 
 /// `JaggedTensor jt(rows)` deduces the element type of nested std::vectors.

@@ -773,6 +773,13 @@ void jagged() {
   const Tensor<float> regular{{1, 0}, {0, 1}, {2, 2}};
   std::cout << pairs << " * " << regular << " (regular) = " << JaggedTensor<float>(pairs * regular)
             << "\n";
+  // Against rows of lists the regular axis meets the lists: value i of row r applies to the
+  // whole list i of row r (every row has as many lists as the axis is long).
+  const JaggedTensor<float> two_lists(
+      std::vector<std::vector<std::vector<float>>>{{{1, 2}, {3}}, {{4, 5, 6}, {7}}});
+  const Tensor<float> list_weights{{10, 20}, {30, 40}};
+  std::cout << two_lists << " + " << list_weights
+            << " (one value per list) = " << JaggedTensor<float>(two_lists + list_weights) << "\n";
   // The same with the reductions inside the expressions (strata::rows): each row is reduced
   // while the statement walks it, so each statement is one parallel pass, as the hand loop.
   JaggedTensor<float> fused = strata::exp(scores - strata::rows::max(scores));

@@ -357,9 +357,11 @@ class PieceWalker {
     rows(s.as<Jagged>().rows(), base);
   }
 
-  // Row r's values start at base + the data's start of the row (as JaggedRows::row_starts()).
+  // Row r's values start at base + where the row starts among the rows (a range of rows of
+  // shared data counts from its first row, as JaggedRows::ravel does).
   void rows(const JaggedRows& j, index_t base) {
     const JaggedData& d = j.data();
+    base -= d.starts[static_cast<std::size_t>(j.row0())];
     const IndexSpan outer = j.outer();
     const std::size_t at = prefix_.size();
     prefix_.resize(at + outer.size(), 0);

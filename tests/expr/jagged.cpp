@@ -911,3 +911,96 @@ TEST_CASE("a dense operand with a regular axis broadcasts against rows of its le
     CHECK(strata::to_string(ragged) == "[[1, 2, 3], [4, 5, 6], [7, 8]]");
   }
 }
+
+TEST_CASE("a dense operand with a regular axis broadcasts against rows of k lists",
+          "[expr][jagged][property]") {
+  // awkward: ak.Array([[[1, 2], [3]], [[4, 5, 6], [7]]]) + np.array([[10, 20], [30, 40]]) is
+  // [[[11, 12], [23]], [[34, 35, 36], [47]]]: the regular axis of 2 meets the first ragged level
+  // (every event has 2 lists) and each of its values applies to a whole list.
+  const JaggedTensor<int> events(
+      std::vector<std::vector<std::vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}, {7}}});
+  const Tensor<int> grid{{10, 20}, {30, 40}};
+  CHECK(strata::to_string(JaggedTensor<int>(events + grid)) ==
+        "[[[11, 12], [23]], [[34, 35, 36], [47]]]");
+
+  std::mt19937 rng(31);
+  for (int trial = 0; trial < 40; ++trial) {
+    const auto n = static_cast<index_t>(rng() % 6);
+    const auto k = static_cast<index_t>(rng() % 4);
+    const bool rectangular = trial % 4 == 3;  // rows stored smooth
+    const auto common = static_cast<std::size_t>(rng() % 3);
+    Deep deep(static_cast<std::size_t>(n));
+    for (auto& row : deep) {
+      row.resize(static_cast<std::size_t>(k));
+      for (auto& list : row) {
+        list.resize(rectangular ? common : static_cast<std::size_t>(rng() % 4));
+        for (double& x : list) {
+          x = static_cast<double>(rng() % 9) - 4.0;
+        }
+      }
+    }
+    JaggedTensor<double> t(deep);
+    // The dense operand as a view: transposed storage, a flip, a broadcast outer axis, or an
+    // index array along the regular axis.
+    Tensor<double> stored(Index{k, n});
+    for (auto&& x : stored) {
+      x = static_cast<double>(rng() % 7) - 3.0;
+    }
+    const int kind = static_cast<int>(rng() % 4);
+    Tensor<double> dense = stored.transpose();
+    if (kind == 1) {
+      dense.rebind(dense.reverse(Index{1}));
+    } else if (kind == 2 && n > 0) {
+      dense.rebind(dense.select({Range{0, 1}, strata::all}).broadcast(Index{n, k}));
+    } else if (kind == 3 && k > 0) {
+      std::vector<index_t> order;
+      for (index_t i = k; i-- > 0;) {
+        order.push_back(i);
+      }
+      dense.rebind(dense.select({strata::Selector(strata::all), strata::Selector(order)}));
+    }
+    if (k == 1) {
+      continue;  // [n, 1] is the per-row rule (one value per row), tested elsewhere
+    }
+    Tensor<double> per_row(Index{n});
+    for (index_t r = 0; r < n; ++r) {
+      per_row(r) = static_cast<double>(r);
+    }
+    Deep expected = deep;
+    Deep expected_where = deep;
+    for (std::size_t r = 0; r < deep.size(); ++r) {
+      for (std::size_t i = 0; i < deep[r].size(); ++i) {
+        const double v = dense(static_cast<index_t>(r), static_cast<index_t>(i));
+        for (std::size_t j = 0; j < deep[r][i].size(); ++j) {
+          const double x = deep[r][i][j];
+          expected[r][i][j] = x * v + static_cast<double>(r);
+          expected_where[r][i][j] = x > 0 ? v : x;
+        }
+      }
+    }
+    INFO("trial " << trial << ": " << n << " rows of " << k << " lists, kind " << kind);
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        check_deep(JaggedTensor<double>(t * dense + per_row), expected);
+        check_deep(JaggedTensor<double>(strata::where(t > 0.0, dense, t)), expected_where);
+        JaggedTensor<double> in_place = t.copy();
+        in_place *= dense;
+        in_place += per_row;
+        check_deep(in_place, expected);
+      });
+    }
+  }
+
+  SECTION("rows with another number of lists, a per-row reduction: BroadcastError") {
+    JaggedTensor<double> uneven(Deep{{{1, 2}, {3}}, {{4}}, {{5}, {}}});
+    const Tensor<double> two(Index{3, 2});
+    strata::test::check_error<strata::BroadcastError>([&] { uneven += two; }, "jagged expression",
+                                                      "regular axis of 2 but row 1 of");
+    JaggedTensor<double> even(Deep{{{1, 2}, {3}}, {{4}, {5, 6}}});
+    const Tensor<double> grid2{{1, 2}, {3, 4}};
+    strata::test::check_error<strata::BroadcastError>(
+        [&] { even += grid2 - strata::rows::sum(even); }, "jagged expression", "per-row reduction");
+    CHECK(strata::to_string(uneven) == "[[[1, 2], [3]], [[4]], [[5], []]]");
+    CHECK(strata::to_string(even) == "[[[1, 2], [3]], [[4], [5, 6]]]");
+  }
+}

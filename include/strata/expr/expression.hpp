@@ -173,6 +173,9 @@ struct Prepared {
       sparse.resize(maps.size());
       sparse.push_back({{}, nullptr, nullptr, sizeof(T)});  // a dense leaf: its element size
     }
+    if (add_regular_lists(t)) {
+      return;
+    }
     const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
                           !(destination_map != nullptr && t.dims() == *destination_map);
     Tensor<const T> source = t;
@@ -196,6 +199,57 @@ struct Prepared {
     maps.push_back(std::move(map));
     data.push_back(source.buffer().data());
     ragged.push_back(false);
+  }
+
+  /// A dense leaf `[n, k]` (or `[1, k]`) against rows of lists (`n * var * var`, or
+  /// rectangular rows) every one of which has k lists: awkward's RegularArray broadcast
+  /// against the first ragged level, each value applying to a whole list. Registered as the
+  /// `n * var` leaf of rows of length k it is, read in place list by list (the tree is then
+  /// walked by lists). False when the leaf is not of that kind (the per-row rule applies); a
+  /// BroadcastError names a row whose number of lists is not k, and a tree with a per-row
+  /// reduction (which is walked by rows).
+  template <class T>
+  bool add_regular_lists(const Tensor<const T>& t) {
+    const Index extents = t.shape();
+    if (!jagged_mode || !has_jagged || jagged_shape.outer_rank() != 1 ||
+        jagged_shape.inner_rank() != 2 || extents.size() != 2 || extents[1] == 1) {
+      return false;
+    }
+    const index_t n = jagged_shape.n_rows();
+    const index_t k = extents[1];
+    if (extents[0] != n && extents[0] != 1) {
+      return false;
+    }
+    constexpr std::string_view op = "jagged expression";
+    if (!walk_lists) {
+      fail<BroadcastError>(op, "a dense operand of shape ", to_string(extents),
+                           " (a regular axis against the lists of ", jagged_shape.to_string(),
+                           ") is read list by list, and this expression has a per-row "
+                           "reduction (strata::rows); evaluate the reduction first");
+    }
+    if (jagged_lists == nullptr) {  // rectangular rows: made here
+      jagged_lists = list_index(jagged_shape.rows());
+    }
+    for (std::size_t r = 0; r < jagged_lists->counts.size(); ++r) {
+      if (jagged_lists->counts[r] != k) {
+        fail<BroadcastError>(op, "a dense operand of shape ", to_string(extents),
+                             " has a regular axis of ", k, " but row ", r, " of ",
+                             jagged_shape.to_string(), " has ", jagged_lists->counts[r],
+                             " lists (a regular axis broadcasts only against rows of that many "
+                             "lists)");
+      }
+    }
+    std::vector<T> values(static_cast<std::size_t>(n * k));
+    for (index_t r = 0; r < n; ++r) {
+      for (index_t c = 0; c < k; ++c) {
+        values[static_cast<std::size_t>(r * k + c)] = t(extents[0] == 1 ? 0 : r, c);
+      }
+    }
+    auto leaf = std::make_shared<JaggedTensor<T>>(JaggedTensor<T>::from_lengths(
+        std::vector<index_t>(static_cast<std::size_t>(n), k), std::move(values)));
+    kept.push_back(leaf);
+    add_jagged(*leaf);
+    return true;
   }
 
   /// Registers a jagged leaf (jagged mode only): it must have the shape of the others, or

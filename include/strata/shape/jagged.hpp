@@ -358,7 +358,7 @@ struct PieceIndex {
 
 /// The smooth pieces of jagged rows (some row jagged): the index their data keeps when the
 /// rows are all of it (made once, under its mutex), else made now for these rows. Piece
-/// values start where the rows' row starts say (as JaggedRows::row_starts() of the rows).
+/// starts count from the first value of the rows.
 /// @param rows rows of which some are jagged
 /// @return the index (with the two-level offsets for rows of lists)
 std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows);

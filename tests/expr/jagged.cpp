@@ -827,6 +827,31 @@ TEST_CASE("broadcasting rejects operands that do not fit and writes nothing", "[
   CHECK(strata::to_string(three_target) == strata::to_string(three));
 }
 
+namespace {
+/// A random dense `[n, length]` operand with a regular axis, as a view of @p kind: 0 transposed
+/// storage (strides [1, n]), 1 a flip, 2 a broadcast outer axis, 3 an index array along the
+/// regular axis (read through a copy).
+Tensor<double> regular_operand(std::mt19937& rng, index_t n, index_t length, int kind) {
+  Tensor<double> stored(Index{length, n});
+  for (auto&& x : stored) {
+    x = static_cast<double>(rng() % 7) - 3.0;
+  }
+  Tensor<double> dense = stored.transpose();
+  if (kind == 1) {
+    dense.rebind(dense.reverse(Index{1}));
+  } else if (kind == 2 && n > 0) {
+    dense.rebind(dense.select({Range{0, 1}, strata::all}).broadcast(Index{n, length}));
+  } else if (kind == 3 && length > 0) {
+    std::vector<index_t> order;
+    for (index_t i = length; i-- > 0;) {
+      order.push_back(i);
+    }
+    dense.rebind(dense.select({strata::Selector(strata::all), strata::Selector(order)}));
+  }
+  return dense;
+}
+}  // namespace
+
 TEST_CASE("a dense operand with a regular axis broadcasts against rows of its length",
           "[expr][jagged][property]") {
   // awkward: ak.Array([[1, 2, 3], [4, 5, 6]]) + np.array([[10, 20, 30], [40, 50, 60]]) is
@@ -847,25 +872,8 @@ TEST_CASE("a dense operand with a regular axis broadcasts against rows of its le
       }
     }
     const JaggedTensor t(rows);
-    // The dense operand as a view: transposed storage, a flip, a broadcast outer axis, or an
-    // index array along the regular axis (read through a copy).
-    Tensor<double> stored(Index{length, n});
-    for (auto&& x : stored) {
-      x = static_cast<double>(rng() % 7) - 3.0;
-    }
     const int kind = static_cast<int>(rng() % 4);
-    Tensor<double> dense = stored.transpose();  // [n, length], strides [1, n]
-    if (kind == 1) {
-      dense.rebind(dense.reverse(Index{1}));
-    } else if (kind == 2 && n > 0) {
-      dense.rebind(dense.select({Range{0, 1}, strata::all}).broadcast(Index{n, length}));
-    } else if (kind == 3 && length > 0) {
-      std::vector<index_t> order;
-      for (index_t i = length; i-- > 0;) {
-        order.push_back(i);
-      }
-      dense.rebind(dense.select({strata::Selector(strata::all), strata::Selector(order)}));
-    }
+    const Tensor<double> dense = regular_operand(rng, n, length, kind);
     Tensor<double> per_row(Index{n});
     for (index_t r = 0; r < n; ++r) {
       per_row(r) = static_cast<double>(r);
@@ -940,25 +948,8 @@ TEST_CASE("a dense operand with a regular axis broadcasts against rows of k list
       }
     }
     JaggedTensor<double> t(deep);
-    // The dense operand as a view: transposed storage, a flip, a broadcast outer axis, or an
-    // index array along the regular axis.
-    Tensor<double> stored(Index{k, n});
-    for (auto&& x : stored) {
-      x = static_cast<double>(rng() % 7) - 3.0;
-    }
     const int kind = static_cast<int>(rng() % 4);
-    Tensor<double> dense = stored.transpose();
-    if (kind == 1) {
-      dense.rebind(dense.reverse(Index{1}));
-    } else if (kind == 2 && n > 0) {
-      dense.rebind(dense.select({Range{0, 1}, strata::all}).broadcast(Index{n, k}));
-    } else if (kind == 3 && k > 0) {
-      std::vector<index_t> order;
-      for (index_t i = k; i-- > 0;) {
-        order.push_back(i);
-      }
-      dense.rebind(dense.select({strata::Selector(strata::all), strata::Selector(order)}));
-    }
+    const Tensor<double> dense = regular_operand(rng, n, k, kind);
     if (k == 1) {
       continue;  // [n, 1] is the per-row rule (one value per row), tested elsewhere
     }

@@ -196,14 +196,14 @@ void column_sum_strata(benchmark::State& state) {
 // Sums along each list (awkward's axis=-1) and across the lists of each event (axis=-2), against
 // hand loops over the values and the list offsets (what awkward's ListOffsetArray holds).
 
-const JaggedTensor<float>& jets() {
-  static const JaggedTensor<float> t = [] {
+const std::vector<std::vector<std::vector<float>>>& nested_jets() {
+  static const std::vector<std::vector<std::vector<float>>> rows = [] {
     std::mt19937 rng(7);
     std::uniform_int_distribution<index_t> jets(0, 8);
     std::uniform_int_distribution<index_t> length(0, 16);
     std::uniform_real_distribution<float> value(-2.0F, 2.0F);
-    std::vector<std::vector<std::vector<float>>> rows(200000);
-    for (auto& row : rows) {
+    std::vector<std::vector<std::vector<float>>> out(200000);
+    for (auto& row : out) {
       row.resize(static_cast<std::size_t>(jets(rng)));
       for (auto& list : row) {
         list.resize(static_cast<std::size_t>(length(rng)));
@@ -212,8 +212,13 @@ const JaggedTensor<float>& jets() {
         }
       }
     }
-    return JaggedTensor<float>(rows);
+    return out;
   }();
+  return rows;
+}
+
+const JaggedTensor<float>& jets() {
+  static const JaggedTensor<float> t(nested_jets());
   return t;
 }
 
@@ -1152,6 +1157,66 @@ void reverse_lists_view(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// Making rows of lists: from nested std::vectors (what a user has first), against the hand loop
+// writing values + list offsets + event offsets; and a new tensor of the same shape (an
+// expression's result), against the hand loop writing a new values array.
+
+void lists_from_nested_hand(benchmark::State& state) {
+  bench::one_thread();
+  const auto& rows = nested_jets();
+  for (auto _ : state) {
+    std::vector<float> values;
+    std::vector<index_t> lists{0};
+    std::vector<index_t> events{0};
+    events.reserve(rows.size() + 1);
+    for (const auto& row : rows) {
+      for (const auto& list : row) {
+        values.insert(values.end(), list.begin(), list.end());
+        lists.push_back(static_cast<index_t>(values.size()));
+      }
+      events.push_back(static_cast<index_t>(lists.size()) - 1);
+    }
+    benchmark::DoNotOptimize(values.data());
+    benchmark::DoNotOptimize(lists.data());
+    benchmark::DoNotOptimize(events.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void lists_from_nested_strata(benchmark::State& state) {
+  bench::one_thread();
+  const auto& rows = nested_jets();
+  for (auto _ : state) {
+    const JaggedTensor<float> t(rows);
+    benchmark::DoNotOptimize(t.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void lists_new_result_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* x = jets().data();
+  const auto n = static_cast<std::size_t>(jets().size());
+  for (auto _ : state) {
+    std::vector<float> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      out[i] = 2.0F * x[i] + 1.0F;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void lists_new_result_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    const JaggedTensor<float> out = 2.0F * t + 1.0F;
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 BENCHMARK(softmax_hand)->Name("softmax/hand")->Apply(bench::thread_args);
 BENCHMARK(softmax_strata)->Name("softmax/strata")->Apply(bench::thread_args);
 BENCHMARK(softmax_rows)->Name("softmax/strata_rows")->Apply(bench::thread_args);
@@ -1212,5 +1277,11 @@ BENCHMARK(row_strata)->Name("row/strata")->Unit(benchmark::kMicrosecond);
 BENCHMARK(reverse_lists_hand)->Name("reverse_lists/packed_hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(reverse_lists_copy)->Name("reverse_lists/strata_copy")->Unit(benchmark::kMillisecond);
 BENCHMARK(reverse_lists_view)->Name("reverse_lists/strata_view")->Unit(benchmark::kMillisecond);
+BENCHMARK(lists_from_nested_hand)->Name("lists_from_nested/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(lists_from_nested_strata)
+    ->Name("lists_from_nested/strata")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(lists_new_result_hand)->Name("lists_new_result/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(lists_new_result_strata)->Name("lists_new_result/strata")->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -144,6 +144,11 @@ TEST_CASE("the pieces of jagged rows over two outer modes, and of their results"
     const JaggedTensor<int> copy = t.copy();
     check(copy);
     CHECK(copy.piece_offsets().data() == t.piece_offsets().data());
+    // A tensor to overwrite has the shape and its pieces; written, it holds what was written.
+    auto fresh = JaggedTensor<int>::for_overwrite(t.shape());
+    check(fresh);
+    std::iota(fresh.data(), fresh.data() + fresh.size(), 0);
+    CHECK(fresh.values() == t.values());
   }
 }
 

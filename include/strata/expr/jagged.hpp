@@ -167,7 +167,7 @@ void evaluate_jagged_expression(JaggedTensor<T>& dst, const E& e) {
 
 template <class T, class E>
 JaggedTensor<T> evaluated_jagged_expression(const E& e) {
-  JaggedTensor<T> out(jagged_shape_of(e));
+  JaggedTensor<T> out = JaggedTensor<T>::for_overwrite(jagged_shape_of(e));  // all written
   evaluate_jagged(out, e, par);
   return out;
 }

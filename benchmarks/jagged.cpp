@@ -1217,6 +1217,63 @@ void lists_new_result_strata(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// flatten / unflatten of rows of lists (awkward's ak.flatten(events, axis=1) and
+// ak.unflatten(lists, counts)): strata gives views over the same values (a new shape); awkward
+// shares the values too and writes new offsets, the hand loops below.
+
+void flatten_lists_hand(benchmark::State& state) {
+  bench::one_thread();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  for (auto _ : state) {
+    std::vector<index_t> offsets(lists.begin(), lists.end());  // the lists become the rows
+    benchmark::DoNotOptimize(offsets.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<index_t>(lists.size() - 1));
+}
+
+void flatten_lists_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float>& t = jets();
+  for (auto _ : state) {
+    const JaggedTensor<float> lists = strata::flatten(t, 1);
+    benchmark::DoNotOptimize(lists.data());
+  }
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<index_t>(list_offsets().lists.size() - 1));
+}
+
+void unflatten_lists_hand(benchmark::State& state) {
+  bench::one_thread();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  const std::vector<index_t>& events = list_offsets().events;
+  std::vector<index_t> counts(events.size() - 1);
+  for (std::size_t e = 0; e < counts.size(); ++e) {
+    counts[e] = events[e + 1] - events[e];
+  }
+  for (auto _ : state) {
+    std::vector<index_t> outer(counts.size() + 1, 0);  // the events' offsets into the lists
+    for (std::size_t e = 0; e < counts.size(); ++e) {
+      outer[e + 1] = outer[e] + counts[e];
+    }
+    std::vector<index_t> inner(lists.begin(), lists.end());
+    benchmark::DoNotOptimize(outer.data());
+    benchmark::DoNotOptimize(inner.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<index_t>(lists.size() - 1));
+}
+
+void unflatten_lists_strata(benchmark::State& state) {
+  bench::one_thread();
+  const JaggedTensor<float> flat = strata::flatten(jets(), 1);
+  const strata::Tensor<index_t> counts = strata::num(jets(), 1);
+  for (auto _ : state) {
+    const JaggedTensor<float> events = strata::unflatten(flat, counts);
+    benchmark::DoNotOptimize(events.data());
+  }
+  state.SetItemsProcessed(state.iterations() *
+                          static_cast<index_t>(list_offsets().lists.size() - 1));
+}
+
 BENCHMARK(softmax_hand)->Name("softmax/hand")->Apply(bench::thread_args);
 BENCHMARK(softmax_strata)->Name("softmax/strata")->Apply(bench::thread_args);
 BENCHMARK(softmax_rows)->Name("softmax/strata_rows")->Apply(bench::thread_args);
@@ -1283,5 +1340,10 @@ BENCHMARK(lists_from_nested_strata)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(lists_new_result_hand)->Name("lists_new_result/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(lists_new_result_strata)->Name("lists_new_result/strata")->Unit(benchmark::kMillisecond);
+
+BENCHMARK(flatten_lists_hand)->Name("flatten_lists/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(flatten_lists_strata)->Name("flatten_lists/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(unflatten_lists_hand)->Name("unflatten_lists/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(unflatten_lists_strata)->Name("unflatten_lists/strata")->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

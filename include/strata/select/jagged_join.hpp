@@ -52,50 +52,6 @@ inline index_t product_of(IndexSpan extents) {
   return n;
 }
 
-/// The lengths of the lists in the rows of a tensor whose rows have rank 2 (awkward's
-/// `n * var * var`), row after row; @p counts gets the number of lists of each row.
-inline Index list_lengths(std::string_view operation, const Jagged& shape, Index* counts) {
-  if (shape.inner_rank() != 2) {
-    fail<ShapeError>(operation, shape.to_string(),
-                     " does not have rows of lists (rows of rank 2, awkward's n * var * var)");
-  }
-  Index lengths;
-  for (index_t r = 0; r < shape.n_rows(); ++r) {
-    shape.row(r).visit([&](const auto& s) {
-      using S = std::decay_t<decltype(s)>;
-      if constexpr (std::is_same_v<S, Smooth> || std::is_same_v<S, SmoothView>) {
-        const IndexSpan e = s.extents();
-        lengths.insert(lengths.end(), static_cast<std::size_t>(e[0]), e[1]);
-        if (counts != nullptr) {
-          counts->push_back(e[0]);
-        }
-      } else if constexpr (std::is_same_v<S, Jagged> || std::is_same_v<S, JaggedView>) {
-        if (s.outer_rank() != 1 || !s.smooth_rows()) {
-          fail<ShapeError>(operation, "row ", r, " of ", shape.to_string(), " (", s.to_string(),
-                           ") is not a list of 1-D lists");
-        }
-        if constexpr (std::is_same_v<S, Jagged>) {
-          const std::span<const index_t> starts = s.row_starts();  // 1-D lists: sizes, lengths
-          for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
-            lengths.push_back(starts[k + 1] - starts[k]);
-          }
-        } else {
-          for (index_t k = 0; k < s.n_rows(); ++k) {
-            lengths.push_back(s.row(k).size());
-          }
-        }
-        if (counts != nullptr) {
-          counts->push_back(s.n_rows());
-        }
-      } else {
-        fail<ShapeError>(operation, "row ", r, " of ", shape.to_string(), " (", s.to_string(),
-                         ") is not a list of 1-D lists");
-      }
-    });
-  }
-  return lengths;
-}
-
 /// Row r's length for every row of a tensor with 1-D rows.
 inline Index row_lengths(std::span<const index_t> starts) {
   Index lengths(starts.size() - 1, 0);
@@ -429,7 +385,7 @@ JaggedTensor<T> flatten(const JaggedTensor<T>& t, index_t axis) {
     return t.reshape(Jagged::from_extents(outer, 1, detail::row_lengths(t.offsets())));
   }
   if (shape.inner_rank() == 2 && a == o && o == 1) {
-    return t.reshape(Jagged::from_lengths(detail::list_lengths(op, shape, nullptr)));
+    return t.reshape(t.list_index()->lists);  // every list a row: the lists' shape, kept
   }
   if (shape.smooth_rows() && shape.inner_rank() == 1 && a == o && o >= 2) {
     const std::span<const index_t> starts = t.offsets();

@@ -333,6 +333,14 @@ void shapes() {
   // Random access: it + n is a binary search of the row starts, so OpenMP can split the range.
   std::cout << "  indices()[6] = " << strata::to_string(rows.indices()[6])
             << ", position([3 1]) = " << rows.position({3, 1}) << "\n";
+  // Rows of lists (n * var * var) from each row's number of lists and each list's length: two
+  // offset arrays, as awkward keeps them, not a shape per row.
+  const Jagged events = Jagged::from_lists({2, 0, 1}, {3, 0, 2});
+  std::cout << events << ": rank " << events.rank() << ", indices()";
+  for (const Index& i : events.indices()) {
+    std::cout << " " << strata::to_string(i);
+  }
+  std::cout << "\n";
 
   // A nested shape keeps layers apart: a 2x2 matrix of 3x3 matrices is rank 4 in 2 layers.
   const Nested blocks{Smooth{2, 2}, Smooth{3, 3}};

@@ -46,6 +46,69 @@ std::shared_ptr<const JaggedData> make_data(Index outer, int inner_rank,
   return data;
 }
 
+/// Rows of lists from each row's number of lists and each list's length (checked); no rows
+/// are smooth rows of rank 2.
+std::shared_ptr<const JaggedData> make_list_data(Index outer, IndexSpan counts, IndexSpan lengths,
+                                                 std::string_view op) {
+  const index_t rows = checked_extents(outer, op);
+  if (rows != static_cast<index_t>(counts.size())) {
+    fail<ShapeError>(op, "outer extents ", strata::to_string(outer), " make ", rows, " rows but ",
+                     counts.size(), " counts of lists were given");
+  }
+  if (rows == 0) {
+    if (!lengths.empty()) {
+      fail<ShapeError>(op, "no rows hold the ", lengths.size(), " lengths given");
+    }
+    return make_data(std::move(outer), 2, {}, {}, op);
+  }
+  auto data = std::make_shared<JaggedData>();
+  data->outer = std::move(outer);
+  data->inner_rank = 2;
+  data->first.assign(counts.size() + 1, 0);
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    if (counts[r] < 0) {
+      fail<ShapeError>(op, "row ", r, " has a negative count of lists, ", counts[r]);
+    }
+    data->first[r + 1] = checked_add(data->first[r], counts[r], op);
+  }
+  if (data->first.back() != static_cast<index_t>(lengths.size())) {
+    fail<ShapeError>(op, "the counts ", strata::to_string(counts), " make ", data->first.back(),
+                     " lists but ", lengths.size(), " lengths were given");
+  }
+  data->list_ends.assign(lengths.size() + 1, 0);
+  for (std::size_t l = 0; l < lengths.size(); ++l) {
+    if (lengths[l] < 0) {
+      fail<ShapeError>(op, "list ", l, " has a negative length, ", lengths[l]);
+    }
+    data->list_ends[l + 1] = checked_add(data->list_ends[l], lengths[l], op);
+  }
+  data->starts.resize(counts.size() + 1);
+  for (std::size_t r = 0; r <= counts.size(); ++r) {
+    data->starts[r] = data->list_ends[static_cast<std::size_t>(data->first[r])];
+  }
+  return data;
+}
+
+/// The counts and lengths of rows [row0, row1) of rows of lists (for a description of their own).
+void gather_lists(const JaggedData& d, index_t row0, index_t row1, std::vector<index_t>& counts,
+                  std::vector<index_t>& lengths) {
+  for (index_t r = row0; r < row1; ++r) {
+    const auto a = static_cast<std::size_t>(r);
+    counts.push_back(d.first[a + 1] - d.first[a]);
+    for (index_t l = d.first[a]; l < d.first[a + 1]; ++l) {
+      lengths.push_back(d.list_length(l));
+    }
+  }
+}
+
+/// Row @p r of rows of lists as a shape of its own (a jagged matrix of the lists' lengths).
+Shape list_row(const JaggedData& d, index_t r) {
+  std::vector<index_t> counts;
+  std::vector<index_t> lengths;
+  gather_lists(d, r, r + 1, counts, lengths);
+  return Jagged::from_lengths(lengths);
+}
+
 /// Rows from shapes: a table of extents when all are smooth, the shapes otherwise.
 std::shared_ptr<const JaggedData> data_from_rows(IndexSpan outer, std::vector<Shape> rows,
                                                  std::string_view op) {
@@ -78,6 +141,23 @@ std::shared_ptr<const JaggedData> data_from_rows(IndexSpan outer, std::vector<Sh
       extents.insert(extents.end(), e.begin(), e.end());
     }
     rows.clear();
+  } else if (std::all_of(rows.begin(), rows.end(), [](const Shape& row) {
+               if (!row.is<Jagged>()) {
+                 return false;
+               }
+               const Jagged& j = row.as<Jagged>();
+               return j.outer_rank() == 1 && j.inner_rank() == 1 && j.smooth_rows();
+             })) {  // rows of lists: kept as their two-level offsets, no shape per row
+    std::vector<index_t> counts;
+    std::vector<index_t> lengths;
+    counts.reserve(rows.size());
+    for (const Shape& row : rows) {
+      const JaggedRows& lists = row.as<Jagged>().rows();
+      counts.push_back(lists.row1() - lists.row0());
+      const std::vector<index_t>& e = lists.data().extents;
+      lengths.insert(lengths.end(), e.begin() + lists.row0(), e.begin() + lists.row1());
+    }
+    return make_list_data(Index(outer.begin(), outer.end()), counts, lengths, op);
   }
   return make_data(Index(outer.begin(), outer.end()), inner_rank, std::move(extents),
                    std::move(rows), op);
@@ -97,12 +177,26 @@ JaggedRows::JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, ind
                        Index outer)
     : data_(std::move(data)), row0_(row0), row1_(row1), outer_(std::move(outer)) {}
 
+const std::vector<Shape>& JaggedData::row_shapes() const {
+  if (list_rows()) {
+    std::call_once(inner_once, [this] {
+      std::vector<Shape> shapes;
+      shapes.reserve(static_cast<std::size_t>(rows()));
+      for (index_t r = 0; r < rows(); ++r) {
+        shapes.push_back(list_row(*this, r));
+      }
+      inner = std::move(shapes);
+    });
+  }
+  return inner;
+}
+
 Shape JaggedRows::row(index_t r) const {
   const index_t abs = row0_ + r;
   if (data_->smooth_rows()) {
     return Smooth(IndexSpan(data_->row_extents(abs)));
   }
-  return data_->inner[static_cast<std::size_t>(abs)];
+  return data_->row_shapes()[static_cast<std::size_t>(abs)];
 }
 
 index_t JaggedRows::uniform_extent(int mode, const std::function<std::string()>& what) const {
@@ -130,7 +224,15 @@ index_t JaggedRows::row_of(std::span<const index_t> offset) const {
 }
 
 void JaggedRows::first_of_row(index_t r, std::span<index_t> inner) const {
-  if (data_->smooth_rows()) {
+  if (data_->list_rows()) {  // the first list with an element (the row has one)
+    const index_t first = data_->first[static_cast<std::size_t>(r)];
+    index_t l = first;
+    while (data_->list_length(l) == 0) {
+      ++l;
+    }
+    inner[0] = l - first;
+    inner[1] = 0;
+  } else if (data_->smooth_rows()) {
     std::fill(inner.begin(), inner.end(), 0);
   } else {
     data_->inner[static_cast<std::size_t>(r)].unravel(0, inner);
@@ -146,18 +248,45 @@ void JaggedRows::unravel(index_t position, std::span<index_t> offset) const {
   const std::size_t o = outer_.size();
   smooth_unravel(r - row0_, outer_, offset.first(o));
   const index_t inside = global - starts[static_cast<std::size_t>(r)];
-  if (data_->smooth_rows()) {
+  if (data_->list_rows()) {  // the list holding it (past the empty ones that start there)
+    const auto& ends = data_->list_ends;
+    const auto a = static_cast<std::size_t>(r);
+    const index_t l = (std::upper_bound(ends.begin() + data_->first[a],
+                                        ends.begin() + data_->first[a + 1] + 1, global) -
+                       ends.begin()) -
+                      1;
+    offset[o] = l - data_->first[a];
+    offset[o + 1] = global - ends[static_cast<std::size_t>(l)];
+  } else if (data_->smooth_rows()) {
     smooth_unravel(inside, data_->row_extents(r), offset.subspan(o));
   } else {
     data_->inner[static_cast<std::size_t>(r)].unravel(inside, offset.subspan(o));
   }
 }
 
+bool JaggedRows::advance_in_lists(index_t r, std::span<index_t> inner) const {
+  const index_t first = data_->first[static_cast<std::size_t>(r)];
+  index_t l = first + inner[0];
+  if (inner[1] + 1 < data_->list_length(l)) {
+    ++inner[1];
+    return true;
+  }
+  for (++l; l < data_->first[static_cast<std::size_t>(r) + 1]; ++l) {  // past empty lists
+    if (data_->list_length(l) > 0) {
+      inner[0] = l - first;
+      inner[1] = 0;
+      return true;
+    }
+  }
+  return false;
+}
+
 bool JaggedRows::advance(std::span<index_t> offset) const {
   const std::size_t o = outer_.size();
   const index_t r = row_of(offset);
   const std::span<index_t> inner = offset.subspan(o);
-  const bool stepped = data_->smooth_rows()
+  const bool stepped = data_->list_rows() ? advance_in_lists(r, inner)
+                       : data_->smooth_rows()
                            ? smooth_advance(data_->row_extents(r), inner)
                            : data_->inner[static_cast<std::size_t>(r)].advance(inner);
   if (stepped) {
@@ -180,6 +309,9 @@ bool JaggedRows::advance(std::span<index_t> offset) const {
 index_t JaggedRows::run_length(std::span<const index_t> offset) const {
   const index_t r = row_of(offset);
   const std::span<const index_t> inner = offset.subspan(outer_.size());
+  if (data_->list_rows()) {
+    return data_->list_length(data_->first[static_cast<std::size_t>(r)] + inner[0]) - inner[1];
+  }
   return data_->smooth_rows() ? data_->row_extents(r).back() - inner.back()
                               : data_->inner[static_cast<std::size_t>(r)].run_length(inner);
 }
@@ -188,6 +320,11 @@ index_t JaggedRows::ravel(std::span<const index_t> offset) const {
   const std::size_t o = outer_.size();
   const index_t r = row_of(offset);
   const auto inner = offset.subspan(o);
+  if (data_->list_rows()) {
+    return data_->list_ends[static_cast<std::size_t>(data_->first[static_cast<std::size_t>(r)] +
+                                                     inner[0])] +
+           inner[1] - data_->starts[static_cast<std::size_t>(row0_)];
+  }
   const index_t inside = data_->smooth_rows()
                              ? smooth_ravel(data_->row_extents(r), inner)
                              : data_->inner[static_cast<std::size_t>(r)].ravel(IndexSpan(inner));
@@ -205,6 +342,11 @@ bool JaggedRows::contains_offset(std::span<const index_t> offset) const {
   }
   const index_t r = row_of(offset);
   const auto inner = offset.subspan(o);
+  if (data_->list_rows()) {
+    const auto a = static_cast<std::size_t>(r);
+    return inner[0] >= 0 && inner[0] < data_->first[a + 1] - data_->first[a] && inner[1] >= 0 &&
+           inner[1] < data_->list_length(data_->first[a] + inner[0]);
+  }
   return data_->smooth_rows()
              ? smooth_contains(data_->row_extents(r), inner)
              : data_->inner[static_cast<std::size_t>(r)].contains_offset(IndexSpan(inner));
@@ -219,7 +361,9 @@ void JaggedRows::print(std::ostream& out) const {
       r = n - 3;
     }
     out << (r == 0 ? "" : " ");
-    if (data_->smooth_rows()) {
+    if (data_->list_rows()) {
+      list_row(*data_, row0_ + r).print(out);
+    } else if (data_->smooth_rows()) {
       out << strata::to_string(data_->row_extents(row0_ + r));
     } else {
       data_->inner[static_cast<std::size_t>(row0_ + r)].print(out);
@@ -240,6 +384,26 @@ bool JaggedRows::same_as(const JaggedRows& other) const {
     const auto s = static_cast<std::ptrdiff_t>(data_->inner_rank);
     return std::equal(data_->extents.begin() + row0_ * s, data_->extents.begin() + row1_ * s,
                       other.data_->extents.begin() + other.row0_ * s);
+  }
+  if (data_->list_rows() && other.data_->list_rows()) {
+    const JaggedData& a = *data_;
+    const JaggedData& b = *other.data_;
+    const auto count = [](const JaggedData& d, index_t r) {
+      return d.first[static_cast<std::size_t>(r) + 1] - d.first[static_cast<std::size_t>(r)];
+    };
+    for (index_t r = 0; r < n; ++r) {
+      if (count(a, row0_ + r) != count(b, other.row0_ + r)) {
+        return false;
+      }
+    }
+    const index_t la = a.first[static_cast<std::size_t>(row0_)];
+    const index_t lb = b.first[static_cast<std::size_t>(other.row0_)];
+    for (index_t l = 0; l < a.first[static_cast<std::size_t>(row1_)] - la; ++l) {
+      if (a.list_length(la + l) != b.list_length(lb + l)) {
+        return false;
+      }
+    }
+    return true;
   }
   for (index_t r = 0; r < n; ++r) {
     if (!(row(r) == other.row(r))) {
@@ -271,6 +435,7 @@ JaggedRows JaggedRows::box(std::span<const index_t> lo, std::span<const index_t>
   }
   std::vector<index_t> table;
   std::vector<Shape> shapes;
+  std::vector<index_t> lengths;
   Index at(lo.begin(), lo.end());
   Index step(o, 0);
   do {
@@ -278,13 +443,18 @@ JaggedRows JaggedRows::box(std::span<const index_t> lo, std::span<const index_t>
       at[m] = lo[m] + step[m];
     }
     const index_t r = row_of(at);
-    if (data_->smooth_rows()) {
+    if (data_->list_rows()) {
+      gather_lists(*data_, r, r + 1, table, lengths);
+    } else if (data_->smooth_rows()) {
       const auto e = data_->row_extents(r);
       table.insert(table.end(), e.begin(), e.end());
     } else {
       shapes.push_back(data_->inner[static_cast<std::size_t>(r)]);
     }
   } while (smooth_advance(extents, step));
+  if (data_->list_rows()) {
+    return {make_list_data(extents, table, lengths, "slice"), 0, count, extents};
+  }
   auto data = make_data(extents, data_->inner_rank, std::move(table), std::move(shapes), "slice");
   return {data, 0, count, extents};
 }
@@ -295,6 +465,11 @@ JaggedRows JaggedRows::compact() const {
   }
   std::vector<index_t> table;
   std::vector<Shape> shapes;
+  if (data_->list_rows()) {
+    std::vector<index_t> lengths;
+    gather_lists(*data_, row0_, row1_, table, lengths);
+    return {make_list_data(outer_, table, lengths, "shape"), 0, row1_ - row0_, outer_};
+  }
   if (data_->smooth_rows()) {
     const auto s = static_cast<std::ptrdiff_t>(data_->inner_rank);
     table.assign(data_->extents.begin() + row0_ * s, data_->extents.begin() + row1_ * s);
@@ -367,7 +542,17 @@ class PieceWalker {
     prefix_.resize(at + outer.size(), 0);
     for (index_t abs = j.row0(); abs < j.row1(); ++abs) {
       const index_t start = base + d.starts[static_cast<std::size_t>(abs)];
-      if (d.smooth_rows()) {
+      if (d.list_rows()) {  // one piece per list, after the list's index in its row
+        const index_t first = d.first[static_cast<std::size_t>(abs)];
+        prefix_.push_back(0);
+        for (index_t l = first; l < d.first[static_cast<std::size_t>(abs) + 1]; ++l) {
+          prefix_.back() = l - first;
+          const index_t length = d.list_length(l);
+          emit(base + d.list_ends[static_cast<std::size_t>(l)],
+               std::span<const index_t>(&length, 1));
+        }
+        prefix_.pop_back();
+      } else if (d.smooth_rows()) {
         emit(start, d.row_extents(abs));
       } else {
         shape(d.inner[static_cast<std::size_t>(abs)], start);
@@ -400,7 +585,29 @@ class PieceWalker {
 std::shared_ptr<const PieceIndex> make_pieces(const JaggedRows& rows) {
   auto index = std::make_shared<PieceIndex>();
   index->rank = rows.rank();
-  PieceWalker(*index).rows(rows, 0);
+  const JaggedData& data = rows.data();
+  if (data.list_rows() && rows.outer_rank() == 1) {  // one piece per list, written directly
+    const auto r0 = static_cast<std::size_t>(rows.row0());
+    const auto r1 = static_cast<std::size_t>(rows.row1());
+    const index_t l0 = data.first[r0];
+    const auto pieces = static_cast<std::size_t>(data.first[r1] - l0);
+    const index_t base = data.starts[r0];
+    index->starts.reserve(pieces + 1);
+    index->starts.resize(pieces);
+    index->split.assign(pieces, 2);
+    index->modes.resize(3 * pieces);
+    for (std::size_t r = r0; r < r1; ++r) {
+      for (index_t l = data.first[r]; l < data.first[r + 1]; ++l) {
+        const auto p = static_cast<std::size_t>(l - l0);
+        index->starts[p] = data.list_ends[static_cast<std::size_t>(l)] - base;
+        index->modes[3 * p] = static_cast<index_t>(r - r0);
+        index->modes[3 * p + 1] = l - data.first[r];
+        index->modes[3 * p + 2] = data.list_length(l);
+      }
+    }
+  } else {
+    PieceWalker(*index).rows(rows, 0);
+  }
   index->starts.push_back(rows.size());
   if (rows.outer_rank() == 1 && rows.data().inner_rank == 2) {
     index->lists = list_index(rows);
@@ -433,6 +640,14 @@ std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
   };
   for (index_t abs = rows.row0(); abs < rows.row1(); ++abs) {
     const auto r = static_cast<std::size_t>(abs - rows.row0());
+    if (data.list_rows()) {
+      const auto a = static_cast<std::size_t>(abs);
+      for (index_t l = data.first[a]; l < data.first[a + 1]; ++l) {
+        lengths.push_back(data.list_length(l));
+      }
+      index->counts[r] = data.first[a + 1] - data.first[a];
+      continue;
+    }
     if (data.smooth_rows()) {
       block(r, data.row_extents(abs));
       continue;
@@ -456,6 +671,34 @@ std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
   }
   index->lists = Jagged::from_lengths(lengths);
   return index;
+}
+
+Jagged rows_of_lists(IndexSpan counts, IndexSpan lengths) {
+  const Index outer{static_cast<index_t>(counts.size())};
+  std::size_t l = 0;
+  bool rectangular = true;
+  for (std::size_t r = 0; r < counts.size() && rectangular; ++r) {
+    if (counts[r] < 0 || l + static_cast<std::size_t>(counts[r]) > lengths.size()) {
+      rectangular = false;  // from_lists names the error
+      break;
+    }
+    const auto n = static_cast<std::size_t>(counts[r]);
+    rectangular = std::all_of(lengths.begin() + static_cast<std::ptrdiff_t>(l),
+                              lengths.begin() + static_cast<std::ptrdiff_t>(l + n),
+                              [&](index_t x) { return x == lengths[l]; });
+    l += n;
+  }
+  if (rectangular && l == lengths.size()) {
+    Index table(2 * counts.size(), 0);
+    l = 0;
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      table[2 * r] = counts[r];
+      table[2 * r + 1] = counts[r] == 0 ? 0 : lengths[l];
+      l += static_cast<std::size_t>(counts[r]);
+    }
+    return Jagged::from_extents(outer, 2, table);
+  }
+  return Jagged::from_lists(counts, lengths);
 }
 
 namespace {
@@ -498,6 +741,21 @@ std::vector<std::vector<index_t>> level_offsets(const Jagged& shape, std::string
   if (shape.smooth_rows() && depth == 1) {
     const std::span<const index_t> starts = shape.row_starts();
     offsets[0].assign(starts.begin(), starts.end());
+    return offsets;
+  }
+  const JaggedRows& rows = shape.rows();
+  if (rows.data().list_rows()) {  // the two levels it keeps, counted from its first row
+    const JaggedData& d = rows.data();
+    const auto first = d.first.begin() + rows.row0();
+    const index_t l0 = *first;
+    offsets[0].resize(static_cast<std::size_t>(shape.n_rows()) + 1);
+    std::transform(first, first + shape.n_rows() + 1, offsets[0].begin(),
+                   [l0](index_t l) { return l - l0; });
+    const auto ends = d.list_ends.begin() + l0;
+    const index_t v0 = *ends;
+    offsets[1].resize(static_cast<std::size_t>(offsets[0].back()) + 1);
+    std::transform(ends, ends + offsets[0].back() + 1, offsets[1].begin(),
+                   [v0](index_t v) { return v - v0; });
     return offsets;
   }
   for (index_t r = 0; r < shape.n_rows(); ++r) {
@@ -602,6 +860,17 @@ Jagged Jagged::from_extents(IndexSpan outer, int inner_rank, IndexSpan extents) 
                                 std::vector<index_t>(extents.begin(), extents.end()), {},
                                 "Jagged::from_extents");
   return Jagged(detail::JaggedRows(data, 0, rows, data->outer));
+}
+
+Jagged Jagged::from_lists(IndexSpan counts, IndexSpan lengths) {
+  return from_lists(Index{static_cast<index_t>(counts.size())}, counts, lengths);
+}
+
+Jagged Jagged::from_lists(IndexSpan outer, IndexSpan counts, IndexSpan lengths) {
+  auto data = detail::make_list_data(Index(outer.begin(), outer.end()), counts, lengths,
+                                     "Jagged::from_lists");
+  const index_t n = data->rows();
+  return Jagged(detail::JaggedRows(data, 0, n, data->outer));
 }
 
 std::span<const index_t> Jagged::row_starts() const noexcept {

@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+#include <string>
 #include <vector>
 
 using strata::Index;
@@ -144,4 +147,225 @@ TEST_CASE("chipping an inner mode of jagged rows stores plain rows", "[shape][ja
   CHECK(chipped.as<JaggedView>().shape() == direct);
   CHECK(chipped.as<JaggedView>().shape().row(1).is<Smooth>());
   CHECK(chipped.as<JaggedView>().shape().smooth_rows());
+}
+
+namespace {
+
+using strata::index_t;
+
+// Rows of lists as nested lengths (the reference): each row's list lengths, rows in row-major
+// order of the outer grid.
+struct ListsModel {
+  Index outer;
+  std::vector<std::vector<index_t>> rows;
+
+  [[nodiscard]] Index counts() const {
+    Index out;
+    for (const auto& row : rows) {
+      out.push_back(static_cast<index_t>(row.size()));
+    }
+    return out;
+  }
+  [[nodiscard]] Index lengths() const {
+    Index out;
+    for (const auto& row : rows) {
+      out.insert(out.end(), row.begin(), row.end());
+    }
+    return out;
+  }
+  // Every index in row-major order: the outer index, the list in the row, the element.
+  [[nodiscard]] std::vector<Index> indices() const {
+    std::vector<Index> out;
+    Index at(outer.size(), 0);
+    for (const auto& row : rows) {
+      for (std::size_t l = 0; l < row.size(); ++l) {
+        for (index_t i = 0; i < row[l]; ++i) {
+          Index full = at;
+          full.push_back(static_cast<index_t>(l));
+          full.push_back(i);
+          out.push_back(full);
+        }
+      }
+      for (std::size_t k = at.size(); k-- > 0;) {
+        if (++at[k] < outer[k]) {
+          break;
+        }
+        at[k] = 0;
+      }
+    }
+    return out;
+  }
+  // The shape as rows given one by one (what Jagged(outer, shapes) is handed).
+  [[nodiscard]] std::vector<Shape> row_shapes() const {
+    std::vector<Shape> out;
+    for (const auto& row : rows) {
+      out.emplace_back(Jagged::from_lengths(row));
+    }
+    return out;
+  }
+};
+
+// Random rows of lists with empty rows, empty lists and lists of length 1.
+ListsModel random_lists(std::mt19937& gen, Index outer) {
+  std::uniform_int_distribution<index_t> count(0, 3);
+  std::uniform_int_distribution<index_t> length(0, 3);
+  ListsModel m{std::move(outer), {}};
+  index_t rows = 1;
+  for (const index_t e : m.outer) {
+    rows *= e;
+  }
+  for (index_t r = 0; r < rows; ++r) {
+    std::vector<index_t> row(static_cast<std::size_t>(count(gen)));
+    for (index_t& l : row) {
+      l = length(gen);
+    }
+    m.rows.push_back(row);
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("rows of lists kept as two offset arrays behave as their rows' shapes",
+          "[shape][jagged][lists]") {
+  std::mt19937 gen(20261128);
+  for (int round = 0; round < 60; ++round) {
+    const Index outer =
+        round % 4 == 3 ? Index{2, 3} : Index{std::uniform_int_distribution<index_t>(1, 7)(gen)};
+    const ListsModel m = random_lists(gen, outer);
+    const Jagged j = Jagged::from_lists(m.outer, m.counts(), m.lengths());
+    const std::vector<Index> want = m.indices();
+    INFO("round " << round << ": " << j.to_string());
+    REQUIRE(j.size() == static_cast<index_t>(want.size()));
+    CHECK(j.rank() == static_cast<int>(outer.size()) + 2);
+    CHECK_FALSE(j.smooth_rows());
+    CHECK(collect(j.indices()) == want);  // advance past empty rows and empty lists
+    for (std::size_t p = 0; p < want.size(); ++p) {
+      CHECK(j.index_at(static_cast<index_t>(p)) == want[p]);
+      CHECK(j.position(want[p]) == static_cast<index_t>(p));
+    }
+    // contains: every offset of a box around the rows against the list of indices.
+    Index lo(static_cast<std::size_t>(j.rank()), -1);
+    Index hi = outer;
+    hi.push_back(4);
+    hi.push_back(4);
+    Index at = lo;
+    for (bool more = true; more;) {
+      const bool in = std::find(want.begin(), want.end(), at) != want.end();
+      CHECK(j.contains(at) == in);
+      more = false;
+      for (std::size_t k = at.size(); k-- > 0;) {
+        if (++at[k] <= hi[k]) {
+          more = true;
+          break;
+        }
+        at[k] = lo[k];
+      }
+    }
+    // The same shape given row by row, compared both ways and printed alike.
+    const Jagged given(outer, m.row_shapes());
+    CHECK(given == j);
+    CHECK(j == given);
+    CHECK(j.to_string() == given.to_string());
+    for (index_t r = 0; r < j.n_rows(); ++r) {
+      CHECK(j.row(r) == Shape(Jagged::from_lengths(m.rows[static_cast<std::size_t>(r)])));
+    }
+    if (!m.lengths().empty()) {  // one list longer: another shape
+      Index longer = m.lengths();
+      ++longer.back();
+      CHECK_FALSE(j == Jagged::from_lists(outer, m.counts(), longer));
+    }
+    if (outer.size() == 1) {
+      // A range of rows: its shape, its indices, the two levels awkward keeps.
+      const index_t a = std::uniform_int_distribution<index_t>(0, outer[0])(gen);
+      const index_t b = std::uniform_int_distribution<index_t>(a, outer[0])(gen);
+      const JaggedView v = j.slice({a}, {b});
+      const ListsModel sub{Index{b - a}, {m.rows.begin() + a, m.rows.begin() + b}};
+      CHECK(v.shape() == Jagged::from_lists(sub.counts(), sub.lengths()));
+      std::vector<Index> shifted = sub.indices();
+      for (Index& i : shifted) {
+        i[0] += a;
+      }
+      CHECK(collect(v.indices()) == shifted);
+      // The pieces of the range (it shares the rows' description): one per list, counted from
+      // the range's first row and first value.
+      const auto pieces = strata::detail::piece_index(v.rows());
+      REQUIRE(pieces->count() == static_cast<index_t>(sub.lengths().size()));
+      index_t p = 0;
+      index_t start = 0;
+      for (std::size_t r = 0; r < sub.rows.size(); ++r) {
+        for (std::size_t q = 0; q < sub.rows[r].size(); ++q, ++p) {
+          CHECK(Index(pieces->prefix(p)) ==
+                Index{static_cast<index_t>(r), static_cast<index_t>(q)});
+          CHECK(Index(pieces->extents(p)) == Index{sub.rows[r][q]});
+          CHECK(pieces->starts[static_cast<std::size_t>(p)] == start);
+          start += sub.rows[r][q];
+        }
+      }
+      CHECK(pieces->starts.back() == start);
+      const auto levels = strata::detail::level_offsets(v.shape(), "test");
+      Index first{0};
+      Index ends{0};
+      for (const auto& row : sub.rows) {
+        first.push_back(first.back() + static_cast<index_t>(row.size()));
+        for (const index_t l : row) {
+          ends.push_back(ends.back() + l);
+        }
+      }
+      REQUIRE(levels.size() == 2);
+      CHECK(Index(levels[0].begin(), levels[0].end()) == first);
+      CHECK(Index(levels[1].begin(), levels[1].end()) == ends);
+    } else {
+      // A box that is not contiguous (columns 1 and 2 of both grid rows), and a chip.
+      const JaggedView box = j.slice({0, 1}, {2, 3});
+      const ListsModel sub{Index{2, 2}, {m.rows[1], m.rows[2], m.rows[4], m.rows[5]}};
+      CHECK(box.shape() == Jagged::from_lists(sub.outer, sub.counts(), sub.lengths()));
+      const Shape row1 = j.chip(0, 1);
+      const ListsModel chipped{Index{3}, {m.rows[3], m.rows[4], m.rows[5]}};
+      CHECK(row1.as<JaggedView>().shape() ==
+            Jagged::from_lists(chipped.counts(), chipped.lengths()));
+    }
+  }
+  SECTION("no rows are smooth rows of rank 2") {
+    const Jagged none = Jagged::from_lists(Index{}, Index{});
+    CHECK(none.rank() == 3);
+    CHECK(none.n_rows() == 0);
+    CHECK(none.smooth_rows());
+  }
+  SECTION("printed as the rows would be") {
+    CHECK(Jagged::from_lists({2, 0, 1}, {3, 0, 2}).to_string() ==
+          "Jagged[3]{Jagged[2]{[3] [0]} Jagged[0]{} Jagged[1]{[2]}}");
+  }
+}
+
+TEST_CASE("Jagged::from_lists rejects bad counts and lengths", "[shape][jagged][errors]") {
+  using strata::ShapeError;
+  using strata::test::check_error;
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lists({1, -2}, {3});
+      },
+      "Jagged::from_lists", "row 1 has a negative count of lists, -2");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lists({2}, {3, -1});
+      },
+      "Jagged::from_lists", "list 1 has a negative length, -1");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lists({2, 1}, {3, 1});
+      },
+      "Jagged::from_lists", "make 3 lists but 2 lengths");
+  check_error<ShapeError>([] { (void)Jagged::from_lists(Index{}, {3}); }, "Jagged::from_lists",
+                          "no rows hold the 1 lengths");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lists(Index{2, 2}, {1, 1, 1}, {1, 1, 1});
+      },
+      "Jagged::from_lists", "make 4 rows but 3 counts");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_lists({2}, {1L << 62, 1L << 62});
+      },
+      "Jagged::from_lists", "overflow");
 }

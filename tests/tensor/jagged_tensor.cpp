@@ -152,6 +152,68 @@ TEST_CASE("the pieces of jagged rows over two outer modes, and of their results"
   }
 }
 
+TEST_CASE("the pieces of rows of lists kept as offsets, whole and as a range of rows",
+          "[tensor][jagged][property]") {
+  // Rows of lists from their counts and lengths (Jagged::from_lists): one piece per list, its
+  // row and place in the row, its length and start, against a walk of the lists as drawn; a
+  // range of rows reads its own lists, counted from its first value.
+  std::mt19937 rng(28);
+  const auto draw = [&](index_t lo, index_t hi) {
+    return std::uniform_int_distribution<index_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    const index_t n = draw(1, 8);
+    Index counts;
+    Index lengths;
+    std::vector<std::vector<index_t>> rows;
+    for (index_t r = 0; r < n; ++r) {
+      rows.emplace_back(static_cast<std::size_t>(draw(0, 3)));
+      for (index_t& l : rows.back()) {
+        l = draw(0, 3);
+        lengths.push_back(l);
+      }
+      counts.push_back(static_cast<index_t>(rows.back().size()));
+    }
+    const index_t size = std::accumulate(lengths.begin(), lengths.end(), index_t{0});
+    std::vector<int> values(static_cast<std::size_t>(size));
+    std::iota(values.begin(), values.end(), 0);
+    auto t = JaggedTensor<int>::from_values(values, Jagged::from_lists(counts, lengths));
+    const index_t a = draw(0, n);
+    const index_t b = draw(a, n);
+    for (const auto& [lo, hi] : {std::pair{index_t{0}, n}, std::pair{a, b}}) {
+      const JaggedTensor<int> u = t.rows(lo, hi);
+      INFO("trial " << trial << ", rows [" << lo << ", " << hi << ") of " << t.shape().to_string());
+      index_t start = 0;  // the values before row lo
+      for (index_t r = 0; r < lo; ++r) {
+        for (const index_t l : rows[static_cast<std::size_t>(r)]) {
+          start += l;
+        }
+      }
+      index_t p = 0;
+      index_t at = 0;
+      for (index_t r = lo; r < hi; ++r) {
+        const auto& row = rows[static_cast<std::size_t>(r)];
+        for (std::size_t q = 0; q < row.size(); ++q, ++p) {
+          REQUIRE(p < u.n_pieces());
+          CHECK(u.piece_index(p) == Index{r, static_cast<index_t>(q)});
+          CHECK(Index(u.piece_extents(p)) == Index{row[q]});
+          CHECK(u.piece_offsets()[static_cast<std::size_t>(p)] == at);
+          for (index_t i = 0; i < row[q]; ++i) {  // the piece reads the list's values
+            CHECK(u.piece(p)(i) == static_cast<int>(start + at + i));
+          }
+          at += row[q];
+        }
+      }
+      CHECK(u.n_pieces() == p);
+      CHECK(u.piece_offsets().back() == at);
+      REQUIRE(u.list_index() != nullptr);
+      CHECK(Index(u.list_index()->counts) ==
+            Index(counts.begin() + static_cast<std::ptrdiff_t>(lo),
+                  counts.begin() + static_cast<std::ptrdiff_t>(hi)));
+    }
+  }
+}
+
 TEST_CASE("dense -> jagged pieces -> dense round trips on random row lengths",
           "[tensor][jagged][property]") {
   std::mt19937 rng(5);

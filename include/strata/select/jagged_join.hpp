@@ -448,18 +448,7 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const Tensor<I>& counts) {
                              " has ", t.shape().n_rows(), " rows");
   }
   const Index lengths = detail::row_lengths(t.offsets());
-  std::vector<Shape> rows;
-  rows.reserve(groups.size());
-  index_t next = 0;
-  for (const index_t g : groups) {
-    rows.emplace_back(Jagged::from_lengths(
-        IndexSpan(lengths).subspan(static_cast<std::size_t>(next), static_cast<std::size_t>(g))));
-    next += g;
-  }
-  if (rows.empty()) {  // no rows to carry the depth: smooth rows of rank 2
-    return t.reshape(Jagged::from_extents(Index{0}, 2, Index{}));
-  }
-  return t.reshape(Jagged(Index{static_cast<index_t>(groups.size())}, std::move(rows)));
+  return t.reshape(Jagged::from_lists(groups, lengths));
 }
 /// unflatten() with the counts in braces or a std::vector.
 /// @param t a tensor with 1-D rows over one outer axis
@@ -502,23 +491,21 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const JaggedTensor<I>& count
   const std::span<const index_t> starts = t.offsets();
   const std::span<const index_t> splits = counts.offsets();
   const I* const c = counts.data();
-  std::vector<Shape> rows;
-  rows.reserve(starts.size() - 1);
+  Index lengths;
+  lengths.reserve(static_cast<std::size_t>(counts.size()));
   for (std::size_t r = 0; r + 1 < starts.size(); ++r) {
-    const Index lengths = detail::checked_lengths(
+    const Index row = detail::checked_lengths(
         op, std::span<const I>(c + splits[r], static_cast<std::size_t>(splits[r + 1] - splits[r])));
-    const index_t total = std::accumulate(lengths.begin(), lengths.end(), index_t{0});
+    const index_t total = std::accumulate(row.begin(), row.end(), index_t{0});
     if (total != starts[r + 1] - starts[r]) {
       detail::fail<ShapeError>(op, "the counts of row ", t.first_row() + static_cast<index_t>(r),
                                " add up to ", total, " but the row has ", starts[r + 1] - starts[r],
                                " elements");
     }
-    rows.emplace_back(Jagged::from_lengths(lengths));
+    lengths.insert(lengths.end(), row.begin(), row.end());
   }
-  if (rows.empty()) {  // no rows to carry the depth: smooth rows of rank 2
-    return t.reshape(Jagged::from_extents(t.shape().outer_extents(), 2, Index{}));
-  }
-  return t.reshape(Jagged(t.shape().outer_extents(), std::move(rows)));
+  return t.reshape(
+      Jagged::from_lists(t.shape().outer_extents(), detail::row_lengths(splits), lengths));
 }
 
 /// Splits every list at inner axis @p axis into consecutive sub-lists (awkward's

@@ -24,23 +24,39 @@ namespace detail {
 
 struct PieceIndex;
 
-/// The immutable description of a jagged shape, shared by the shape and its views.
+/// The immutable description of a jagged shape, shared by the shape and its views. Rows are
+/// kept in one of three forms: a table of extents when every row is smooth; rows of lists (each
+/// row a `var * var` of 1-D lists, awkward's two-level offsets: no Shape per row); one Shape per
+/// row otherwise.
 struct JaggedData {
   Index outer;                     ///< the outer extents (the grid of rows)
   int inner_rank = 1;              ///< the rank s of every row's shape
   std::vector<index_t> extents;    ///< rows x s extents, when every row is smooth
-  std::vector<Shape> inner;        ///< one shape per row, when some row is jagged
+  std::vector<index_t> first;      ///< rows of lists: rows + 1, each row's first list, then all
+  std::vector<index_t> list_ends;  ///< rows of lists: lists + 1 offsets of the lists' values
   std::vector<index_t> starts{0};  ///< rows + 1 prefix sums of the row sizes
+  /// One shape per row when some row is jagged: given, or made on first use for rows of lists
+  /// (row_shapes()).
+  mutable std::vector<Shape> inner;
+  mutable std::once_flag inner_once;  ///< makes inner once for rows of lists
   /// The smooth pieces of all the rows when some row is jagged, made on first use (piece_index)
   /// and shared by every tensor over all of them: a result of the same shape indexes nothing.
   mutable std::shared_ptr<const PieceIndex> pieces;
   mutable std::mutex pieces_mutex;  ///< guards the first making of pieces
 
   [[nodiscard]] index_t rows() const noexcept { return static_cast<index_t>(starts.size()) - 1; }
-  [[nodiscard]] bool smooth_rows() const noexcept { return inner.empty(); }
+  // Rows of lists are never smooth (and inner, made lazily for them, is not read here).
+  [[nodiscard]] bool smooth_rows() const noexcept { return first.empty() && inner.empty(); }
+  [[nodiscard]] bool list_rows() const noexcept { return !first.empty(); }
   [[nodiscard]] std::span<const index_t> row_extents(index_t r) const noexcept {
     return {extents.data() + r * inner_rank, static_cast<std::size_t>(inner_rank)};
   }
+  /// The length of list @p l of rows of lists.
+  [[nodiscard]] index_t list_length(index_t l) const noexcept {
+    return list_ends[static_cast<std::size_t>(l) + 1] - list_ends[static_cast<std::size_t>(l)];
+  }
+  /// The shapes of the rows when some row is jagged (made now, once, for rows of lists).
+  [[nodiscard]] const std::vector<Shape>& row_shapes() const;
 };
 
 /// Row-range logic shared by Jagged and JaggedView: rows [row0, row1) of a JaggedData whose
@@ -84,6 +100,7 @@ class JaggedRows {
  private:
   [[nodiscard]] index_t row_of(std::span<const index_t> offset) const;
   void first_of_row(index_t r, std::span<index_t> inner) const;
+  bool advance_in_lists(index_t r, std::span<index_t> inner) const;
 
   std::shared_ptr<const JaggedData> data_;
   index_t row0_ = 0;
@@ -228,6 +245,24 @@ class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
   /// @return the shape
   /// @throws ShapeError for negative extents, a table of the wrong length or an overflow
   static Jagged from_extents(IndexSpan outer, int inner_rank, IndexSpan extents);
+  /// Rows of lists (awkward's `n * var * var`) from each row's number of lists and each list's
+  /// length, in storage order: `from_lists({2, 0, 1}, {3, 0, 2})` is rows `[[3], [0]]`, `[]`
+  /// and `[[2]]` (as lengths). The shape keeps the two offset arrays, not a shape per row: O(rows
+  /// + lists), the form nested vectors, unflatten and the expressions over lists make.
+  /// @param counts one number of lists per row, each >= 0
+  /// @param lengths one length per list, each >= 0; as many as the counts add up to
+  /// @return the shape (rank 3: the outer mode, then each row's lists and their elements)
+  /// @throws ShapeError for a negative count or length, lengths that do not match the counts
+  ///         (naming both) or an overflowing size
+  static Jagged from_lists(IndexSpan counts, IndexSpan lengths);
+  /// Rows of lists on an outer grid of any rank (see from_lists(IndexSpan, IndexSpan)).
+  /// @param outer the outer extents; their product is the number of counts
+  /// @param counts one number of lists per row, in row-major order of the grid
+  /// @param lengths one length per list
+  /// @return the shape (rank outer.size() + 2)
+  /// @throws ShapeError as from_lists(IndexSpan, IndexSpan), and for a count of counts that
+  ///         differs from the grid
+  static Jagged from_lists(IndexSpan outer, IndexSpan counts, IndexSpan lengths);
 
   /// The origin: %all zeros.
   /// @return the origin
@@ -362,6 +397,15 @@ struct PieceIndex {
 /// @param rows rows of which some are jagged
 /// @return the index (with the two-level offsets for rows of lists)
 std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows);
+
+/// Rows of lists from each row's number of lists and each list's length: a table of extents
+/// when every row's lists have one length (rectangular rows, as nested vectors give them),
+/// else the two offset arrays (Jagged::from_lists).
+/// @param counts one number of lists per row
+/// @param lengths one length per list
+/// @return the shape (one outer mode, rows of rank 2)
+/// @throws ShapeError as Jagged::from_lists
+Jagged rows_of_lists(IndexSpan counts, IndexSpan lengths);
 
 /// The two-level offsets of rows of lists (one outer mode, rows of rank 2, smooth or jagged):
 /// O(lists), one pass over the rows' shapes.

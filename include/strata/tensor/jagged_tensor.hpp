@@ -105,7 +105,15 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
       n = smooth(data.row_extents(row0 + r));
       continue;
     }
-    const Shape& row = data.inner[static_cast<std::size_t>(row0 + r)];
+    if (data.list_rows()) {
+      const auto a = static_cast<std::size_t>(row0 + r);
+      n = data.first[a + 1] - data.first[a];
+      for (index_t l = data.first[a]; l < data.first[a + 1]; ++l) {
+        sizes.push_back(data.list_length(l));
+      }
+      continue;
+    }
+    const Shape& row = data.row_shapes()[static_cast<std::size_t>(row0 + r)];
     if (row.is<Smooth>()) {
       n = smooth(row.as<Smooth>().extents());
     } else if (row.is<SmoothView>()) {
@@ -168,41 +176,65 @@ struct nested_vector<std::vector<V, A>> {
   using value_type = typename nested_vector<V>::value_type;
 };
 
+template <class V>
+Shape nested_shape(const std::vector<V>& v);
+
+/// The rows of nested vectors as a jagged shape, one row per element: lengths for lists, the
+/// two-level offsets for rows of lists (no Shape per row), row shapes deeper.
+template <class V>
+Jagged nested_rows(const std::vector<V>& v) {
+  if constexpr (nested_vector<V>::depth == 1) {
+    Index lengths(v.size(), 0);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      lengths[i] = static_cast<index_t>(v[i].size());
+    }
+    return Jagged::from_lengths(lengths);
+  } else if constexpr (nested_vector<V>::depth == 2) {
+    Index counts(v.size(), 0);
+    Index lengths;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      counts[i] = static_cast<index_t>(v[i].size());
+      for (const auto& list : v[i]) {
+        lengths.push_back(static_cast<index_t>(list.size()));
+      }
+    }
+    return rows_of_lists(counts, lengths);
+  } else {
+    std::vector<Shape> rows;
+    rows.reserve(v.size());
+    for (const V& row : v) {
+      rows.push_back(nested_shape(row));
+    }
+    return Jagged(Index{static_cast<index_t>(v.size())}, std::move(rows));
+  }
+}
+
 /// The shape of nested vectors: Smooth when every level is rectangular, Jagged otherwise.
 template <class V>
 Shape nested_shape(const std::vector<V>& v) {
   const auto n = static_cast<index_t>(v.size());
   if constexpr (nested_vector<V>::depth == 0) {
     return Shape(Smooth{n});
-  } else if constexpr (nested_vector<V>::depth == 1) {  // lists: their lengths, no shape each
-    Index lengths(v.size(), 0);
-    bool rectangular = true;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      lengths[i] = static_cast<index_t>(v[i].size());
-      rectangular = rectangular && lengths[i] == lengths[0];
-    }
-    if (rectangular) {
-      return Shape(Smooth{n, v.empty() ? 0 : lengths[0]});
-    }
-    return Shape(Jagged::from_lengths(lengths));
   } else {
-    std::vector<Shape> rows;
-    rows.reserve(v.size());
-    bool rectangular = true;
-    for (const V& row : v) {
-      rows.push_back(nested_shape(row));
-      rectangular = rectangular && rows.back().template is<Smooth>() && rows.back() == rows.front();
-    }
-    if (rows.empty()) {
+    if (v.empty()) {
       return Shape(Smooth(Index(static_cast<std::size_t>(nested_vector<V>::depth) + 1, 0)));
     }
-    if (rectangular) {
-      Index extents{n};
-      const IndexSpan e = rows.front().template as<Smooth>().extents();
-      extents.insert(extents.end(), e.begin(), e.end());
-      return Shape(Smooth(extents));
+    Jagged rows = nested_rows(v);
+    if (rows.smooth_rows()) {  // rectangular when every row has the first row's extents
+      const std::vector<index_t>& table = rows.rows().data().extents;
+      const auto s = static_cast<std::size_t>(rows.inner_rank());
+      bool rectangular = true;
+      for (std::size_t k = s; k < table.size() && rectangular; ++k) {
+        rectangular = table[k] == table[k % s];
+      }
+      if (rectangular) {
+        Index extents{n};
+        extents.insert(extents.end(), table.begin(),
+                       table.begin() + static_cast<std::ptrdiff_t>(s));
+        return Shape(Smooth(extents));
+      }
     }
-    return Shape(Jagged(std::move(rows)));
+    return Shape(std::move(rows));
   }
 }
 
@@ -376,12 +408,7 @@ class JaggedTensor {
       }
       return out;
     } else {
-      std::vector<Shape> shapes;
-      shapes.reserve(rows.size());
-      for (const V& row : rows) {
-        shapes.push_back(detail::nested_shape(row));
-      }
-      Jagged shape(Index{static_cast<index_t>(rows.size())}, std::move(shapes));
+      Jagged shape = detail::nested_rows(rows);
       const index_t size = shape.size();
       JaggedTensor out(std::move(shape), AnyBuffer<T>(DenseBuffer<T>::for_overwrite(size)));
       T* at = out.first_value();
@@ -1070,7 +1097,9 @@ class JaggedTensor {
     const int inner = shape_.inner_rank();
     const std::span<const index_t> starts = offsets();
     const bool smooth = shape_.smooth_rows();
-    std::vector<index_t> extents;    // every row smooth: the rows' new extents
+    const bool lists = shape_.rows().data().list_rows();  // kept as offsets, no Shape per row
+    std::vector<index_t> extents;    // every row smooth: the rows' new extents; rows of lists:
+                                     // each row's number of chosen lists
     std::vector<Shape> shapes;       // else: the rows' new shapes
     std::vector<index_t> from;       // where each copied run starts, in output order
     std::vector<index_t> sizes;      // and its size
@@ -1080,7 +1109,7 @@ class JaggedTensor {
     const index_t* size_of = all_sizes.data();
     std::vector<index_t> at;  // where each sub-row of a row starts, and the row's end
     for (index_t r = 0; r < rows; ++r) {
-      const Shape row = shape_.row(r);
+      const Shape row = lists ? Shape(Smooth{}) : shape_.row(r);
       const index_t a = counts[static_cast<std::size_t>(r)];
       at.assign(static_cast<std::size_t>(a) + 1, 0);
       for (std::size_t i = 0; std::cmp_less(i, a); ++i) {
@@ -1096,7 +1125,9 @@ class JaggedTensor {
           subs.push_back(row.chip(0, first + k * range.step));
         }
       }
-      if (smooth) {
+      if (lists) {
+        extents.push_back(count);
+      } else if (smooth) {
         extents.push_back(count);
         for (int m = 1; m < inner; ++m) {
           extents.push_back(row.extent(m));
@@ -1117,8 +1148,9 @@ class JaggedTensor {
       }
     }
     JaggedTensor out =
-        for_overwrite(smooth ? Jagged::from_extents(shape_.outer_extents(), inner, extents)
-                             : Jagged(shape_.outer_extents(), std::move(shapes)));
+        for_overwrite(lists    ? Jagged::from_lists(shape_.outer_extents(), extents, sizes)
+                      : smooth ? Jagged::from_extents(shape_.outer_extents(), inner, extents)
+                               : Jagged(shape_.outer_extents(), std::move(shapes)));
     const T* in = first_value();
     T* o = out.first_value();
     for (std::size_t b = 0; b < from.size(); ++b) {

@@ -545,10 +545,11 @@ class ListArray {
         [&o, this](index_t start, index_t stop) { o = std::copy(base_ + start, base_ + stop, o); });
     return out;
   }
-  /// The shape of to_jagged()'s result: `n * var` from the row lengths at depth 1, deeper a
-  /// row shape per row as nested vectors give them (a row whose lists have one length stored
-  /// rectangular). A JaggedTensor whose values are these lists' values in order (the lists of a
-  /// stored JaggedTensor flattened or unflattened) takes it with `reshape`, sharing them.
+  /// The shape of to_jagged()'s result: `n * var` from the row lengths at depth 1, the lists'
+  /// two-level offsets at depth 2 (a table of extents when every row's lists have one length),
+  /// deeper a row shape per row as nested vectors give them (a row whose lists have one length
+  /// stored rectangular). A JaggedTensor whose values are these lists' values in order (the lists
+  /// of a stored JaggedTensor flattened or unflattened) takes it with `reshape`, sharing them.
   /// @return the shape
   [[nodiscard]] Jagged packed_shape() const {
     const Level& top = levels_.front();
@@ -561,6 +562,18 @@ class ListArray {
     }
     if (top.n == 0) {  // no rows to carry the depth: smooth rows of its rank
       return Jagged::from_extents(Index{0}, static_cast<int>(levels_.size()), Index{});
+    }
+    if (levels_.size() == 2) {  // rows of lists: their two-level offsets, no shape per row
+      const Level& lists = levels_[1];
+      Index counts(static_cast<std::size_t>(top.n), 0);
+      Index lengths;
+      for (index_t r = 0; r < top.n; ++r) {
+        counts[static_cast<std::size_t>(r)] = top.stops[r] - top.starts[r];
+        for (index_t l = top.starts[r]; l < top.stops[r]; ++l) {
+          lengths.push_back(lists.stops[l] - lists.starts[l]);
+        }
+      }
+      return detail::rows_of_lists(counts, lengths);
     }
     std::vector<Shape> shapes;
     shapes.reserve(static_cast<std::size_t>(top.n));

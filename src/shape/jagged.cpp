@@ -177,26 +177,15 @@ JaggedRows::JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, ind
                        Index outer)
     : data_(std::move(data)), row0_(row0), row1_(row1), outer_(std::move(outer)) {}
 
-const std::vector<Shape>& JaggedData::row_shapes() const {
-  if (list_rows()) {
-    std::call_once(inner_once, [this] {
-      std::vector<Shape> shapes;
-      shapes.reserve(static_cast<std::size_t>(rows()));
-      for (index_t r = 0; r < rows(); ++r) {
-        shapes.push_back(list_row(*this, r));
-      }
-      inner = std::move(shapes);
-    });
-  }
-  return inner;
-}
-
 Shape JaggedRows::row(index_t r) const {
   const index_t abs = row0_ + r;
   if (data_->smooth_rows()) {
     return Smooth(IndexSpan(data_->row_extents(abs)));
   }
-  return data_->row_shapes()[static_cast<std::size_t>(abs)];
+  if (data_->list_rows()) {  // made from the offsets when asked (no shape kept per row)
+    return list_row(*data_, abs);
+  }
+  return data_->inner[static_cast<std::size_t>(abs)];
 }
 
 index_t JaggedRows::uniform_extent(int mode, const std::function<std::string()>& what) const {
@@ -207,6 +196,27 @@ index_t JaggedRows::uniform_extent(int mode, const std::function<std::string()>&
   if (row1_ == row0_) {
     fail<ShapeError>("extent", "mode ", mode, " of ", what(),
                      " is an inner mode and there are no rows to ask");
+  }
+  if (data_->list_rows()) {  // read from the offsets when uniform (else the rows name the error)
+    const JaggedData& d = *data_;
+    const auto r0 = static_cast<std::size_t>(row0_);
+    const auto r1 = static_cast<std::size_t>(row1_);
+    index_t e = m == 0 ? d.first[r0 + 1] - d.first[r0] : -1;
+    bool uniform = true;
+    for (std::size_t r = r0; r < r1 && uniform; ++r) {
+      if (m == 0) {
+        uniform = d.first[r + 1] - d.first[r] == e;
+        continue;
+      }
+      for (index_t l = d.first[r]; l < d.first[r + 1] && uniform; ++l) {
+        e = e < 0 ? d.list_length(l) : e;
+        uniform = d.list_length(l) == e;
+      }
+      uniform = uniform && d.first[r + 1] > d.first[r];  // a row without lists has no extent 1
+    }
+    if (uniform) {
+      return e;
+    }
   }
   const index_t first = row(0).uniform_extent(m);
   for (index_t r = 1; r < row1_ - row0_; ++r) {

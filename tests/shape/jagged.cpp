@@ -332,6 +332,21 @@ TEST_CASE("rows of lists kept as two offset arrays behave as their rows' shapes"
     CHECK(none.n_rows() == 0);
     CHECK(none.smooth_rows());
   }
+  SECTION("uniform extents read from the offsets, ragged ones named as the rows name them") {
+    const Jagged square = Jagged::from_lists({2, 2}, {3, 3, 3, 3});
+    CHECK(square.extent(1) == 2);
+    CHECK(square.extent(2) == 3);
+    const Jagged ragged = Jagged::from_lists({2, 1, 0}, {3, 1, 2});
+    strata::test::check_error<strata::ShapeError>([&] { (void)ragged.extent(1); }, "extent",
+                                                  "row 1 has 1");
+    strata::test::check_error<strata::ShapeError>([&] { (void)ragged.extent(2); }, "extent",
+                                                  "ragged");
+    strata::test::check_error<strata::ShapeError>(
+        [&] {
+          (void)Jagged::from_lists({1, 0}, {2}).extent(2);
+        },
+        "extent", "no rows to ask");
+  }
   SECTION("printed as the rows would be") {
     CHECK(Jagged::from_lists({2, 0, 1}, {3, 0, 2}).to_string() ==
           "Jagged[3]{Jagged[2]{[3] [0]} Jagged[0]{} Jagged[1]{[2]}}");

@@ -35,17 +35,13 @@ struct JaggedData {
   std::vector<index_t> first;      ///< rows of lists: rows + 1, each row's first list, then all
   std::vector<index_t> list_ends;  ///< rows of lists: lists + 1 offsets of the lists' values
   std::vector<index_t> starts{0};  ///< rows + 1 prefix sums of the row sizes
-  /// One shape per row when some row is jagged: given, or made on first use for rows of lists
-  /// (row_shapes()).
-  mutable std::vector<Shape> inner;
-  mutable std::once_flag inner_once;  ///< makes inner once for rows of lists
+  std::vector<Shape> inner;        ///< one shape per row otherwise (some row jagged)
   /// The smooth pieces of all the rows when some row is jagged, made on first use (piece_index)
   /// and shared by every tensor over all of them: a result of the same shape indexes nothing.
   mutable std::shared_ptr<const PieceIndex> pieces;
   mutable std::mutex pieces_mutex;  ///< guards the first making of pieces
 
   [[nodiscard]] index_t rows() const noexcept { return static_cast<index_t>(starts.size()) - 1; }
-  // Rows of lists are never smooth (and inner, made lazily for them, is not read here).
   [[nodiscard]] bool smooth_rows() const noexcept { return first.empty() && inner.empty(); }
   [[nodiscard]] bool list_rows() const noexcept { return !first.empty(); }
   [[nodiscard]] std::span<const index_t> row_extents(index_t r) const noexcept {
@@ -55,8 +51,6 @@ struct JaggedData {
   [[nodiscard]] index_t list_length(index_t l) const noexcept {
     return list_ends[static_cast<std::size_t>(l) + 1] - list_ends[static_cast<std::size_t>(l)];
   }
-  /// The shapes of the rows when some row is jagged (made now, once, for rows of lists).
-  [[nodiscard]] const std::vector<Shape>& row_shapes() const;
 };
 
 /// Row-range logic shared by Jagged and JaggedView: rows [row0, row1) of a JaggedData whose

@@ -113,7 +113,7 @@ inline void sub_row_sizes(const Jagged& shape, std::vector<index_t>& sizes,
       }
       continue;
     }
-    const Shape& row = data.row_shapes()[static_cast<std::size_t>(row0 + r)];
+    const Shape& row = data.inner[static_cast<std::size_t>(row0 + r)];
     if (row.is<Smooth>()) {
       n = smooth(row.as<Smooth>().extents());
     } else if (row.is<SmoothView>()) {

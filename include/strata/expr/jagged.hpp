@@ -113,6 +113,14 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   // Dense leaves read one value per row (run_constant), unless one has a regular axis: then
   // every dense leaf reads by its step along the row (0 for those constant along it).
   const int outer_rank = static_cast<int>(prepared.shape.size());
+  // When every leaf reads the destination's positions or one value for all rows, and nothing
+  // reduces per row, the rows of a thread's part are one run over their values.
+  bool flat = !per_row_v<E> && prepared.regular.empty();
+  for (std::size_t m = 0; m < N; ++m) {
+    flat = flat && (prepared.ragged[m] ||
+                    std::ranges::all_of(prepared.maps[m].axes(),
+                                        [](const auto& axis) { return axis.stride == 0; }));
+  }
   const auto rows = [&](auto unit) {
     parallel::for_each_weighted_part(policy, starts, [&](index_t lo, index_t hi) {
       RunState<N> run;
@@ -122,6 +130,23 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
       }
       for (const auto& [m, step] : prepared.regular) {
         run.stride[m] = step;
+      }
+      if (flat) {
+        const index_t begin = starts[static_cast<std::size_t>(lo)];
+        const index_t count = starts[static_cast<std::size_t>(hi)] - begin;
+        if (count == 0) {
+          return;
+        }
+        for (std::size_t m = 0; m < N; ++m) {
+          run.start[m] = prepared.ragged[m] ? begin : prepared.maps[m].global_to_local(lo);
+        }
+        run.length = count;
+        const auto value = e.template bind<0, decltype(unit)::value>(run);
+        T* const o = out + begin;
+        for (index_t t = 0; t < count; ++t) {
+          o[t] = static_cast<T>(value(t));
+        }
+        return;
       }
       for (index_t r = lo; r < hi; ++r) {
         const index_t begin = starts[static_cast<std::size_t>(r)];

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <ostream>
 
 namespace strata {
@@ -176,6 +177,42 @@ JaggedRows::JaggedRows() : data_(make_data(Index{0}, 1, {}, {}, "Jagged")), row1
 JaggedRows::JaggedRows(std::shared_ptr<const JaggedData> data, index_t row0, index_t row1,
                        Index outer)
     : data_(std::move(data)), row0_(row0), row1_(row1), outer_(std::move(outer)) {}
+
+namespace {
+// The list lengths of a row of rank 2 kept as a rectangle or as 1-D lists; false otherwise.
+bool lengths_of_lists(const Shape& row, std::vector<index_t>& lengths) {
+  if (row.rank() != 2) {
+    return false;
+  }
+  if (row.is<Smooth>()) {
+    const IndexSpan e = row.as<Smooth>().extents();
+    lengths.assign(static_cast<std::size_t>(e[0]), e[1]);
+    return true;
+  }
+  if (!row.is<Jagged>() || row.as<Jagged>().outer_rank() != 1 || !row.as<Jagged>().smooth_rows()) {
+    return false;
+  }
+  const std::span<const index_t> starts = row.as<Jagged>().row_starts();
+  lengths.resize(starts.size() - 1);
+  std::adjacent_difference(starts.begin() + 1, starts.end(), lengths.begin());
+  if (!lengths.empty()) {
+    lengths[0] = starts[1] - starts[0];
+  }
+  return true;
+}
+}  // namespace
+
+bool same_row(const Shape& a, const Shape& b) {
+  if (a == b) {
+    return true;
+  }
+  if (a.is<Smooth>() == b.is<Smooth>()) {  // one form: equal only as shapes
+    return false;
+  }
+  std::vector<index_t> la;
+  std::vector<index_t> lb;
+  return lengths_of_lists(a, la) && lengths_of_lists(b, lb) && la == lb;
+}
 
 Shape JaggedRows::row(index_t r) const {
   const index_t abs = row0_ + r;
@@ -416,7 +453,7 @@ bool JaggedRows::same_as(const JaggedRows& other) const {
     return true;
   }
   for (index_t r = 0; r < n; ++r) {
-    if (!(row(r) == other.row(r))) {
+    if (!same_row(row(r), other.row(r))) {
       return false;
     }
   }

@@ -643,3 +643,30 @@ TEST_CASE("joining and reshaping reject bad input, naming it", "[select][jagged]
   // The tensors are unchanged.
   CHECK(strata::to_string(one) == "[[1, 2, 3], [], [4, 5]]");
 }
+
+TEST_CASE("rows of lists kept as a table of extents or as lists are one shape",
+          "[select][jagged][lists]") {
+  // Nested vectors whose rows are each rectangular keep a table of extents; unflatten keeps
+  // lists. The same rows either way: equal shapes, and operands of one expression.
+  const JaggedTensor<float> table(
+      std::vector<std::vector<std::vector<float>>>{{{1, 2}, {3, 4}}, {{5}}, {}});
+  const JaggedTensor<float> flat(std::vector<std::vector<float>>{{1, 2, 3, 4}, {5}, {}});
+  const JaggedTensor<float> lists =
+      strata::unflatten(flat, JaggedTensor(std::vector<std::vector<int>>{{2, 2}, {1}, {}}));
+  REQUIRE(table.shape().smooth_rows());
+  REQUIRE_FALSE(lists.shape().smooth_rows());
+  CHECK(table.shape() == lists.shape());
+  CHECK(lists.shape() == table.shape());
+  CHECK(lists.shape() ==
+        Jagged(std::vector<strata::Shape>{strata::Smooth{2, 2}, Jagged::from_lengths({1}),
+                                          Jagged::from_lengths(Index{})}));
+  const JaggedTensor<float> sum = table + lists;
+  CHECK(std::vector<float>(sum.data(), sum.data() + sum.size()) ==
+        std::vector<float>{2, 4, 6, 8, 10});
+  // Other rows are another shape, named at the first row that differs.
+  const JaggedTensor<float> other =
+      strata::unflatten(flat, JaggedTensor(std::vector<std::vector<int>>{{1, 3}, {1}, {}}));
+  CHECK_FALSE(table.shape() == other.shape());
+  strata::test::check_error<strata::ShapeError>([&] { (void)JaggedTensor<float>(table + other); },
+                                                "jagged expression", "row 0");
+}

@@ -392,6 +392,13 @@ struct PieceIndex {
 /// @return the index (with the two-level offsets for rows of lists)
 std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows);
 
+/// Whether two row shapes are the same rows: equal shapes, or a rectangle `[k, m]` and k lists
+/// of length m (a row of rank 2 kept in either form, as a table of extents or as lists).
+/// @param a a row shape
+/// @param b a row shape
+/// @return whether they hold the same indices in the same order
+bool same_row(const Shape& a, const Shape& b);
+
 /// Rows of lists from each row's number of lists and each list's length: a table of extents
 /// when every row's lists have one length (rectangular rows, as nested vectors give them),
 /// else the two offset arrays (Jagged::from_lists).

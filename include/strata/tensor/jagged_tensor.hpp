@@ -73,7 +73,7 @@ inline void check_same_rows(std::string_view operation, const Jagged& a, const J
   for (index_t r = 0; r < a.n_rows(); ++r) {
     const Shape ra = a.row(r);
     const Shape rb = b.row(r);
-    if (!(ra == rb)) {
+    if (!same_row(ra, rb)) {
       fail<ShapeError>(operation, "the jagged shapes differ first at row ", r, ": ", ra.to_string(),
                        " and ", rb.to_string());
     }

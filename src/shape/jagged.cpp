@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <numeric>
 #include <ostream>
 
 namespace strata {
@@ -193,10 +192,9 @@ bool lengths_of_lists(const Shape& row, std::vector<index_t>& lengths) {
     return false;
   }
   const std::span<const index_t> starts = row.as<Jagged>().row_starts();
-  lengths.resize(starts.size() - 1);
-  std::adjacent_difference(starts.begin() + 1, starts.end(), lengths.begin());
-  if (!lengths.empty()) {
-    lengths[0] = starts[1] - starts[0];
+  lengths.clear();
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+    lengths.push_back(starts[k + 1] - starts[k]);
   }
   return true;
 }

@@ -207,11 +207,10 @@ TEST_CASE("the blocked transpose takes any permutation whose unit axes differ",
 
 TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the naive loop",
           "[tensor]") {
-  // Above transpose_stream_bytes the aligned blocks are streamed. The portable kernel streams
-  // 16-byte aligned 4x4 blocks: a destination offset of 1 element leaves every block unaligned
-  // (plain stores), an offset of 4 aligns them. The AVX-512 kernel streams whole cache lines
-  // when a row is a whole number of them (1536 floats, 1024 doubles), after peeling the
-  // columns before each row's first 64-byte boundary (every offset gives another peel).
+  // Above transpose_stream_bytes whole cache lines are streamed when a row is a whole number
+  // of them (1536 floats, 1024 doubles; 1548 and 1002 are not: plain stores), after peeling
+  // the columns before each row's first 64-byte boundary (every offset gives another peel),
+  // by both kernels.
   const auto check = [](auto zero, index_t rows, index_t cols, index_t offset) {
     using T = decltype(zero);
     const Dimensions src = Dimensions{cols, rows}.transpose();
@@ -247,5 +246,56 @@ TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the n
   for (const index_t offset : {0, 1, 3, 16, 17}) {
     check(0.0F, 1400, 1536, offset);
     check(0.0, 1030, 1024, offset);
+  }
+}
+
+TEST_CASE("a transpose into destination rows far apart equals the naive loop", "[tensor]") {
+  // Rows more than 64 KiB apart take the AVX-512 kernel's four-row blocks: row and column
+  // counts off the block edges, offsets that peel 0 to 15 columns, and (above
+  // transpose_stream_bytes, rows a whole number of cache lines apart) non-temporal stores.
+  const auto check = [](auto zero, index_t rows, index_t cols, index_t row_stride, index_t offset) {
+    using T = decltype(zero);
+    INFO("rows " << rows << " cols " << cols << " row stride " << row_stride << " offset " << offset
+                 << " element bytes " << sizeof(T));
+    REQUIRE(row_stride * static_cast<index_t>(sizeof(T)) >
+            strata::detail::transpose_avx512_near_row_bytes);
+    const Dimensions src = Dimensions{cols, rows}.transpose();
+    const Dimensions dst = Dimensions({rows, cols}, {row_stride, 1}, offset);
+    REQUIRE(strata::select_copy_path(dst, src) == CopyPath::blocked);
+    std::vector<T> source(static_cast<std::size_t>(rows * cols));
+    std::iota(source.begin(), source.end(), T{0});
+    std::vector<T> out(static_cast<std::size_t>(offset + (rows - 1) * row_stride + cols), T{-1});
+    std::vector<T> expected = out;
+    for (index_t i = 0; i < rows; ++i) {
+      for (index_t j = 0; j < cols; ++j) {
+        expected[static_cast<std::size_t>(offset + i * row_stride + j)] =
+            source[static_cast<std::size_t>(j * rows + i)];
+      }
+    }
+    for_each_transpose_kernel([&] {
+      for (const bool parallel : {false, true}) {
+        std::fill(out.begin(), out.end(), T{-1});
+        if (parallel) {
+          strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
+        } else {
+          strata::copy_arrays(strata::seq, out.data(), dst, source.data(), src);
+        }
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+          wrong += out[i] == expected[i] ? 0 : 1;
+        }
+        REQUIRE(wrong == 0);
+      }
+    });
+  };
+  for (const index_t offset : {0, 1, 3, 9}) {
+    check(0.0F, 37, 45, 20000, offset);
+    check(0.0F, 64, 16, 16400, offset);
+    check(0.0, 37, 45, 9000, offset);
+    check(0.0, 9, 8, 8200, offset);
+  }
+  for (const index_t offset : {0, 5}) {
+    check(0.0F, 130, 16390, 16400, offset);  // 8.5 MB: streamed
+    check(0.0, 66, 16390, 16400, offset);
   }
 }

@@ -247,72 +247,12 @@ __attribute__((target("avx512f"))) inline void transpose_block_avx512(Lane* dst,
   }
 }
 
-/// The AVX-512 transpose writes a cache line's worth of destination rows per block (16 of
-/// 4-byte lanes, 8 of 8-byte lanes) when they are at most this many bytes apart, and four
-/// otherwise.
-inline constexpr index_t transpose_avx512_near_row_bytes = index_t{64} << 10;
-
-/// Transposes four destination rows of one cache line each (4x16 of 4-byte lanes, 4x8 of
-/// 8-byte lanes) from a cache line's worth of source rows, 16 or 32 bytes of each:
-/// dst[r * dst_row + c] = src[r + c * src_col] for r < 4. Each destination row gets one whole
-/// 64-byte store, non-temporal with @p stream (the caller checks the alignment). The kernel
-/// of destinations whose rows lie far apart: four of them written at a time, not 16 or 8.
-template <class Lane>
-__attribute__((target("avx512f"))) inline void transpose_lines_avx512(Lane* dst, index_t dst_row,
-                                                                      const Lane* src,
-                                                                      index_t src_col,
-                                                                      bool stream) {
-  if constexpr (sizeof(Lane) == 4) {
-    // Four 4x4 transposes in SSE registers; row r's four quarters make one line.
-    __m128 q[4][4];
-    for (int g = 0; g < 4; ++g) {
-      const Lane* in = src + 4 * g * src_col;
-      q[g][0] = _mm_loadu_ps(in);
-      q[g][1] = _mm_loadu_ps(in + src_col);
-      q[g][2] = _mm_loadu_ps(in + 2 * src_col);
-      q[g][3] = _mm_loadu_ps(in + 3 * src_col);
-      _MM_TRANSPOSE4_PS(q[g][0], q[g][1], q[g][2], q[g][3]);
-    }
-    for (int r = 0; r < 4; ++r) {
-      __m512 line = _mm512_castps128_ps512(q[0][r]);
-      line = _mm512_insertf32x4(line, q[1][r], 1);
-      line = _mm512_insertf32x4(line, q[2][r], 2);
-      line = _mm512_insertf32x4(line, q[3][r], 3);
-      store_line_avx512(dst + r * dst_row, line, stream);
-    }
-  } else {
-    // Two 4x4 transposes in AVX registers; row r's two halves make one line.
-    __m256d h[2][4];
-    for (int g = 0; g < 2; ++g) {
-      const Lane* in = src + 4 * g * src_col;
-      const __m256d r0 = _mm256_loadu_pd(in);
-      const __m256d r1 = _mm256_loadu_pd(in + src_col);
-      const __m256d r2 = _mm256_loadu_pd(in + 2 * src_col);
-      const __m256d r3 = _mm256_loadu_pd(in + 3 * src_col);
-      const __m256d t0 = _mm256_unpacklo_pd(r0, r1);  // r0[0] r1[0] r0[2] r1[2]
-      const __m256d t1 = _mm256_unpackhi_pd(r0, r1);  // r0[1] r1[1] r0[3] r1[3]
-      const __m256d t2 = _mm256_unpacklo_pd(r2, r3);
-      const __m256d t3 = _mm256_unpackhi_pd(r2, r3);
-      h[g][0] = _mm256_permute2f128_pd(t0, t2, 0x20);
-      h[g][1] = _mm256_permute2f128_pd(t1, t3, 0x20);
-      h[g][2] = _mm256_permute2f128_pd(t0, t2, 0x31);
-      h[g][3] = _mm256_permute2f128_pd(t1, t3, 0x31);
-    }
-    for (int r = 0; r < 4; ++r) {
-      const __m512d line = _mm512_insertf64x4(_mm512_castpd256_pd512(h[0][r]), h[1][r], 1);
-      store_line_avx512(dst + r * dst_row, line, stream);
-    }
-  }
-}
-
 /// The blocked transpose through AVX-512 (transpose_tiles' contract, for 4- and 8-byte lanes):
 /// tiles of 2 KiB of each source row by four cache lines of each destination row, blocks of
 /// one cache line inside them, the next cache line of each source row prefetched a block
 /// ahead. With @p stream the destination is written with whole-line non-temporal stores: the
 /// columns before each row's first 64-byte boundary are peeled off (every row has the same
 /// alignment when a row is a whole number of cache lines; otherwise nothing is streamed).
-/// Destination rows more than transpose_avx512_near_row_bytes apart are written four at a
-/// time (transpose_lines_avx512) rather than a cache line's worth at a time.
 template <class T>
 __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t dst_row,
                                                                const T* src, index_t src_col,
@@ -326,9 +266,7 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
   constexpr index_t tile_rows = 2048 / size;
   constexpr index_t tile_cols = 256 / size;
   constexpr index_t ahead = 2 * block;
-  const bool far = dst_row * size > transpose_avx512_near_row_bytes;
-  const index_t height = far ? 4 : block;  // destination rows per block
-  index_t lead = 0;                        // columns before the first aligned block of every row
+  index_t lead = 0;  // columns before the first aligned block of every row
   if (stream) {
     const auto first = reinterpret_cast<std::uintptr_t>(dst + row_begin * dst_row);
     stream = (dst_row * size) % 64 == 0 && first % sizeof(T) == 0;
@@ -348,9 +286,8 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
     for (index_t jb = lead; jb < cols; jb += tile_cols) {
       const index_t je = std::min(cols, jb + tile_cols);
       index_t i = ib;
-      for (; i + height <= ie; i += height) {
-        // The next cache line of each source row, once per line.
-        const bool prefetch = i + ahead < ie && (i - ib) % block == 0;
+      for (; i + block <= ie; i += block) {
+        const bool prefetch = i + ahead < ie;
         index_t j = jb;
         for (; j + block <= je; j += block) {
           if (prefetch) {
@@ -359,15 +296,11 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
                            _MM_HINT_T0);
             }
           }
-          auto* out = reinterpret_cast<Lane*>(dst + i * dst_row + j);
-          const auto* in = reinterpret_cast<const Lane*>(src + i + j * src_col);
-          if (far) {
-            transpose_lines_avx512(out, dst_row, in, src_col, stream);
-          } else {
-            transpose_block_avx512(out, dst_row, in, src_col, stream);
-          }
+          transpose_block_avx512(reinterpret_cast<Lane*>(dst + i * dst_row + j), dst_row,
+                                 reinterpret_cast<const Lane*>(src + i + j * src_col), src_col,
+                                 stream);
         }
-        scalar(i, i + height, j, je);
+        scalar(i, i + block, j, je);
       }
       scalar(i, ie, jb, je);
     }

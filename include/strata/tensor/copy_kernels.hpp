@@ -250,9 +250,10 @@ __attribute__((target("avx512f"))) inline void transpose_block_avx512(Lane* dst,
 /// The blocked transpose through AVX-512 (transpose_tiles' contract, for 4- and 8-byte lanes):
 /// tiles of 2 KiB of each source row by four cache lines of each destination row, blocks of
 /// one cache line inside them, the next cache line of each source row prefetched a block
-/// ahead. With @p stream the destination is written with whole-line non-temporal stores: the
-/// columns before each row's first 64-byte boundary are peeled off (every row has the same
-/// alignment when a row is a whole number of cache lines; otherwise nothing is streamed).
+/// ahead into L2 (not L1: rows a multiple of 4 KiB apart put their lines in one L1 set). With
+/// @p stream the destination is written with whole-line non-temporal stores: the columns
+/// before each row's first 64-byte boundary are peeled off (every row has the same alignment
+/// when a row is a whole number of cache lines; otherwise nothing is streamed).
 template <class T>
 __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t dst_row,
                                                                const T* src, index_t src_col,
@@ -293,7 +294,7 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
           if (prefetch) {
             for (index_t q = 0; q < block; ++q) {
               _mm_prefetch(reinterpret_cast<const char*>(src + i + ahead + (j + q) * src_col),
-                           _MM_HINT_T0);
+                           _MM_HINT_T1);
             }
           }
           transpose_block_avx512(reinterpret_cast<Lane*>(dst + i * dst_row + j), dst_row,

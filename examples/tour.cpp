@@ -890,6 +890,12 @@ void sparse() {
             << strata::sum(big, 1)(999'999) << ", exp keeps it sparse with fill "
             << strata::sparse_buffer(strata::map(big, [](double v) { return std::exp(v); }))->fill()
             << "\n";
+  // A sparse operator applied along one mode of a dense tensor: einsum multiplies by the
+  // stored entries (a sparse operand of any rank, each group of labels one matrix axis).
+  const strata::Tensor<double> field = strata::iota<double>({4, 2, 3});
+  std::cout << "einsum(\"ij,jkl->ikl\", K, field)[:, 1, :] =\n"
+            << strata::einsum("ij,jkl->ikl", K, field).select({strata::all, 1, strata::all})
+            << "\n";
   // CSR arrays for a solver (the values are the tensor's own array), CSF-style fibres.
   const auto a = strata::csr(K);
   std::cout << "csr(K): offsets " << strata::to_string(a.offsets) << ", indices "

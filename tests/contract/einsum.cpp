@@ -363,3 +363,65 @@ TEST_CASE("matrix products take negative strides on every operand, padding untou
     }
   }
 }
+
+TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries", "[contract]") {
+  // Each group of labels is one axis of the matrix product: a sparse operator applied along
+  // one mode of a dense tensor, a sparse 3-tensor contracted over two modes, sparse on either
+  // side, views of the stored order, against the naive loop.
+  std::mt19937_64 rng(31);
+  const std::vector<std::tuple<std::string, Index, Index>> cases{
+      {"ij,jkl->ikl", {5, 4}, {4, 3, 2}},    {"ijk,kl->ijl", {3, 4, 5}, {5, 2}},
+      {"ijk,jkl->il", {4, 3, 5}, {3, 5, 2}}, {"lk,ijk->lij", {3, 4}, {2, 5, 4}},
+      {"abc,cbd->ad", {2, 3, 4}, {4, 3, 5}}, {"ij,jkl->kil", {6, 0}, {0, 2, 3}},
+  };
+  for (const auto& [spec, sa, sb] : cases) {
+    for (int trial = 0; trial < 6; ++trial) {
+      Problem p;
+      const auto arrow = spec.find("->");
+      const auto comma = spec.find(',');
+      p.inputs = {spec.substr(0, comma), spec.substr(comma + 1, arrow - comma - 1)};
+      p.output = spec.substr(arrow + 2);
+      p.shapes = {sa, sb};
+      std::vector<Tensor<double>> dense{random_view<double>(rng, sa), random_view<double>(rng, sb)};
+      const std::vector<double> want = reference(p, dense);
+      const std::size_t which = static_cast<std::size_t>(trial % 2);  // the sparse operand
+      std::vector<Tensor<double>> operands = dense;
+      if (trial < 4) {
+        operands[which].rebind(strata::to_sparse(dense[which]));
+      } else {  // stored with the axes reversed, read through the reversing view
+        Index reversed(static_cast<std::size_t>(dense[which].rank()));
+        std::iota(reversed.rbegin(), reversed.rend(), index_t{0});
+        operands[which].rebind(
+            Tensor<double>(strata::to_sparse(Tensor<double>(dense[which].transpose(reversed))))
+                .transpose(reversed));
+      }
+      INFO(spec << " trial " << trial);
+      REQUIRE(strata::sparse_buffer(operands[which]) != nullptr);
+      REQUIRE(strata::einsum(spec, operands[0], operands[1]).to_vector() == want);
+      REQUIRE(strata::einsum(strata::seq, spec, operands[0], operands[1]).to_vector() == want);
+      // Into a strided view, with alpha and beta.
+      const Index out_shape = strata::einsum(spec, dense[0], dense[1]).shape();
+      Tensor<double> full(out_shape);
+      full.fill(1.0);
+      Tensor<double> into = full.reverse(Index{0});
+      strata::einsum_into(into, strata::Scaling{2.0, 3.0}, spec, operands[0], operands[1]);
+      std::vector<double> scaled = want;
+      for (double& x : scaled) {
+        x = 2 * x + 3;
+      }
+      REQUIRE(into.to_vector() == scaled);
+    }
+  }
+  // A sparse operator of a million rows applied along the first mode of a dense tensor:
+  // densified, it would need 8 TB.
+  const index_t n = 1'000'000;
+  const auto op =
+      strata::sparse_from_coo({n, n}, {std::vector<index_t>{5, n - 1}, std::vector<index_t>{7, 0}},
+                              std::vector<double>{2, 3});
+  const Tensor<double> x = strata::iota<double>({n, 2, 3});  // x(j, k, l) = 6 j + 3 k + l
+  const Tensor<double> y = strata::einsum("ij,jkl->ikl", op, x);
+  CHECK(y.shape() == Index{n, 2, 3});
+  CHECK(y(5, 1, 2) == 2 * (6 * 7 + 3 + 2));
+  CHECK(y(n - 1, 0, 1) == 3 * 1);
+  CHECK(strata::sum(y) == 2 * (6 * 7 * 6 + 15) + 3 * 15);
+}

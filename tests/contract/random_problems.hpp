@@ -66,8 +66,15 @@ Tensor<T> random_view(std::mt19937_64& rng, const Index& shape) {
       v.rebind(v.select(sel));
     }
   }
-  if (rank == 2 && uniform(rng, 0, 5) == 0) {
-    return strata::to_sparse(v);  // a sparse matrix: multiplied by its stored entries
+  if (rank >= 2 && uniform(rng, 0, 5) == 0) {
+    // A sparse tensor (multiplied by its stored entries), stored row-major or with its axes
+    // reversed (a transposed view of the stored order).
+    if (uniform(rng, 0, 1) == 0) {
+      return strata::to_sparse(v);
+    }
+    Index reversed(rank);
+    std::iota(reversed.rbegin(), reversed.rend(), index_t{0});
+    return Tensor<T>(strata::to_sparse(Tensor<T>(v.transpose(reversed)))).transpose(reversed);
   }
   return v;
 }

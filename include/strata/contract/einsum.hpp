@@ -208,15 +208,18 @@ T* at_offset(T* data, index_t offset) {
 }
 
 /// `dest = alpha * a b + beta * dest` where a (rows x summed) or b (summed x columns) is a
-/// sparse matrix, by its stored entries: each stored row of a adds a scaled row of b into a
-/// row of dest (parallel over rows), each stored column of b a scaled column of a into a
-/// column of dest (parallel over columns). Returns false, doing nothing, when neither is sparse.
+/// sparse tensor (of any rank: each group of labels is one matrix axis, row-major), by its
+/// stored entries: each stored row of a adds a scaled row of b into a row of dest (parallel
+/// over rows), each stored column of b a scaled column of a into a column of dest (parallel
+/// over columns). Returns false, doing nothing, when neither is sparse.
 template <class R, ExecutionPolicy P>
 bool sparse_product(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
                     const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
                     R beta) {
-  const std::vector<int> a_order{step.rows[0], step.contracted[0]};
-  const std::vector<int> b_order{step.contracted[0], step.columns[0]};
+  std::vector<int> a_order = step.rows;
+  a_order.insert(a_order.end(), step.contracted.begin(), step.contracted.end());
+  std::vector<int> b_order = step.contracted;
+  b_order.insert(b_order.end(), step.columns.begin(), step.columns.end());
   const Tensor<const R> am = arranged(a, a_order, extents);
   const Tensor<const R> bm = arranged(b, b_order, extents);
   const bool left = sparse_matrix(am);
@@ -224,11 +227,34 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   if (!left && !right) {
     return false;
   }
-  const index_t m = extents[static_cast<std::size_t>(step.rows[0])];
-  const index_t n = extents[static_cast<std::size_t>(step.columns[0])];
-  // The destination, written in place when it has an array.
-  Tensor<R> c = dest.buffer().data() != nullptr ? dest : Tensor<R>(dest.shape());
-  if (beta == R{0} || c.buffer().data() != dest.buffer().data()) {
+  const auto product = [&](const std::vector<int>& labels) {
+    index_t p = 1;
+    for (const int l : labels) {
+      p *= extents[static_cast<std::size_t>(l)];
+    }
+    return p;
+  };
+  const index_t m = product(step.rows);
+  const index_t n = product(step.columns);
+  const index_t k = product(step.contracted);
+  // The destination as [m, n], written in place when it has an array and its groups coalesce.
+  Tensor<R> c;
+  bool in_place = false;
+  if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
+    try {
+      c.rebind(dest.reshape(Index{m, n}));
+      in_place = c.dims().is_strided();
+    } catch (const LayoutError&) {
+      in_place = false;
+    }
+  }
+  if (m == 0 || n == 0) {
+    return true;  // an empty result
+  }
+  if (!in_place) {
+    c.rebind(Tensor<R>(Index{m, n}));
+  }
+  if (beta == R{0} || !in_place) {
     c.fill(R{0});
   } else if (beta != R{1}) {
     assign_expression(policy, c, astype<R>(beta * c));
@@ -236,11 +262,11 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   const Index cs = c.dims().strides();
   R* cd = at_offset(c.buffer().data(), c.dims().offset());
   // The dense operand as a matrix with strides (packed when it has none).
-  const Tensor<const R> dense =
-      as_matrices(policy, left ? bm : am, 0, left ? bm.shape()[0] : m, left ? n : am.shape()[1]);
+  const Tensor<const R> dense = as_matrices(policy, left ? bm : am, 0, left ? k : m, left ? n : k);
   const Index ds = dense.dims().strides();
   const R* dd = at_offset(dense.buffer().data(), dense.dims().offset());
-  const Compressed<R> sparse = left ? csr(am) : csc(bm);
+  const Compressed<R> sparse =
+      left ? matricised(am, true, step.rows.size()) : matricised(bm, false, step.contracted.size());
   const index_t outer = left ? m : n;
   const index_t length = left ? n : m;  // the dense side of each stored entry's update
   const auto lines = [&](index_t lo, index_t hi) {
@@ -275,11 +301,12 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   } else {
     lines(0, outer);
   }
-  if (c.buffer().data() != dest.buffer().data()) {
+  if (!in_place) {
+    const Tensor<const R> computed = c.reshape(dest.shape());
     if (beta == R{0}) {
-      dest.assign(c, policy);
+      dest.assign(computed, policy);
     } else {
-      assign_expression(policy, dest, astype<R>(c + beta * dest));
+      assign_expression(policy, dest, astype<R>(computed + beta * dest));
     }
   }
   return true;
@@ -338,11 +365,10 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
     }
     return;
   }
-  // A sparse matrix (zero fill, one label per group, no batch) is multiplied by its stored
-  // entries: O(nnz x the dense side), never densified.
-  if (step.batch.empty() && step.rows.size() == 1 && step.columns.size() == 1 &&
-      step.contracted.size() == 1 &&
-      sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
+  // A sparse operand (zero fill, no batch) is multiplied by its stored entries: O(nnz x the
+  // dense side), never densified.
+  if (step.batch.empty() && !step.rows.empty() && !step.columns.empty() &&
+      !step.contracted.empty() && sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
     return;
   }
   // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].

@@ -1181,26 +1181,24 @@ struct Compressed {
 
 namespace detail {
 
+/// The compressed arrays of a sparse tensor of any rank read as a matrix: its first
+/// @p row_axes axes are the rows (row-major), the others the columns (einsum's matricised
+/// operands). The caller checks the buffer (sparse, zero fill) and 0 < row_axes < rank.
 template <class T>
-Compressed<std::remove_const_t<T>> compressed(const Tensor<T>& t, bool by_rows,
-                                              const char* operation) {
+Compressed<std::remove_const_t<T>> matricised(const Tensor<T>& t, bool by_rows,
+                                              std::size_t row_axes) {
   using V = std::remove_const_t<T>;
   const SparseBuffer<V>* s = sparse_buffer(t);
-  if (s == nullptr) {
-    fail<LayoutError>(operation, "the tensor's buffer is not a SparseBuffer");
-  }
-  if (t.rank() != 2) {
-    fail<ShapeError>(operation, "a matrix is needed; the tensor has shape ", to_string(t.shape()));
-  }
-  if (!(s->fill() == V{})) {
-    fail<LayoutError>(operation,
-                      "the fill value is not zero: compressed arrays mean zeros where nothing "
-                      "is stored");
-  }
+  const Index shape = t.shape();
   Compressed<V> out;
-  out.rows = t.shape()[0];
-  out.cols = t.shape()[1];
-  const Dimensions walked = by_rows ? t.dims() : t.transpose().dims();
+  out.rows = 1;
+  out.cols = 1;
+  Index perm;  // the outer axes (rows, or columns) first
+  for (std::size_t k = 0; k < shape.size(); ++k) {
+    (k < row_axes ? out.rows : out.cols) *= shape[k];
+    perm.push_back(static_cast<index_t>(by_rows ? k : (k + row_axes) % shape.size()));
+  }
+  const Dimensions walked = t.dims().transpose(perm);
   SparseEntries<V> entries;
   sparse_entries(walked, *s, entries, par);
   const index_t outer = by_rows ? out.rows : out.cols;
@@ -1222,6 +1220,25 @@ Compressed<std::remove_const_t<T>> compressed(const Tensor<T>& t, bool by_rows,
     out.values = std::span<const V>(out.own_values.data(), out.own_values.size());
   }
   return out;
+}
+
+template <class T>
+Compressed<std::remove_const_t<T>> compressed(const Tensor<T>& t, bool by_rows,
+                                              const char* operation) {
+  using V = std::remove_const_t<T>;
+  const SparseBuffer<V>* s = sparse_buffer(t);
+  if (s == nullptr) {
+    fail<LayoutError>(operation, "the tensor's buffer is not a SparseBuffer");
+  }
+  if (t.rank() != 2) {
+    fail<ShapeError>(operation, "a matrix is needed; the tensor has shape ", to_string(t.shape()));
+  }
+  if (!(s->fill() == V{})) {
+    fail<LayoutError>(operation,
+                      "the fill value is not zero: compressed arrays mean zeros where nothing "
+                      "is stored");
+  }
+  return matricised(t, by_rows, 1);
 }
 
 }  // namespace detail

@@ -366,13 +366,21 @@ TEST_CASE("matrix products take negative strides on every operand, padding untou
 
 TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries", "[contract]") {
   // Each group of labels is one axis of the matrix product: a sparse operator applied along
-  // one mode of a dense tensor, a sparse 3-tensor contracted over two modes, sparse on either
-  // side, views of the stored order, against the naive loop.
+  // one mode of a dense tensor, a sparse 3-tensor contracted over two modes, batches, sparse
+  // on either side, views of the stored order, against the naive loop.
   std::mt19937_64 rng(31);
   const std::vector<std::tuple<std::string, Index, Index>> cases{
-      {"ij,jkl->ikl", {5, 4}, {4, 3, 2}},    {"ijk,kl->ijl", {3, 4, 5}, {5, 2}},
-      {"ijk,jkl->il", {4, 3, 5}, {3, 5, 2}}, {"lk,ijk->lij", {3, 4}, {2, 5, 4}},
-      {"abc,cbd->ad", {2, 3, 4}, {4, 3, 5}}, {"ij,jkl->kil", {6, 0}, {0, 2, 3}},
+      {"ij,jkl->ikl", {5, 4}, {4, 3, 2}},
+      {"ijk,kl->ijl", {3, 4, 5}, {5, 2}},
+      {"ijk,jkl->il", {4, 3, 5}, {3, 5, 2}},
+      {"lk,ijk->lij", {3, 4}, {2, 5, 4}},
+      {"abc,cbd->ad", {2, 3, 4}, {4, 3, 5}},
+      {"ij,jkl->kil", {6, 0}, {0, 2, 3}},
+      // batch labels (in both operands and the result), also between the others
+      {"bij,bjk->bik", {3, 4, 5}, {3, 5, 2}},
+      {"ibj,jbk->bki", {4, 3, 5}, {5, 3, 2}},
+      {"abij,bjak->baki", {2, 3, 4, 5}, {3, 5, 2, 2}},
+      {"bij,bjk->bik", {0, 4, 5}, {0, 5, 2}},
   };
   for (const auto& [spec, sa, sb] : cases) {
     for (int trial = 0; trial < 6; ++trial) {
@@ -424,4 +432,14 @@ TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries"
   CHECK(y(5, 1, 2) == 2 * (6 * 7 + 3 + 2));
   CHECK(y(n - 1, 0, 1) == 3 * 1);
   CHECK(strata::sum(y) == 2 * (6 * 7 * 6 + 15) + 3 * 15);
+  // A batch of two such operators, one per batch index.
+  const auto ops = strata::sparse_from_coo(
+      {2, n, n},
+      {std::vector<index_t>{0, 1}, std::vector<index_t>{5, 5}, std::vector<index_t>{7, 7}},
+      std::vector<double>{2, 3});
+  const Tensor<double> xs = strata::iota<double>({2, n, 2});  // xs(b, j, k) = 2 n b + 2 j + k
+  const Tensor<double> ys = strata::einsum("bij,bjk->bik", ops, xs);
+  CHECK(ys(0, 5, 1) == 2 * (2 * 7 + 1));
+  CHECK(ys(1, 5, 0) == 3 * (2 * n + 2 * 7));
+  CHECK(strata::sum(ys) == 2 * (2 * 7 * 2 + 1) + 3 * (2 * (2 * n + 2 * 7) + 1));
 }

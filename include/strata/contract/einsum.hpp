@@ -207,24 +207,27 @@ T* at_offset(T* data, index_t offset) {
   return data == nullptr ? nullptr : data + offset;
 }
 
-/// `dest = alpha * a b + beta * dest` where a (rows x summed) or b (summed x columns) is a
-/// sparse tensor (of any rank: each group of labels is one matrix axis, row-major), by its
-/// stored entries: each stored row of a adds a scaled row of b into a row of dest (parallel
-/// over rows), each stored column of b a scaled column of a into a column of dest (parallel
-/// over columns). Returns false, doing nothing, when neither is sparse.
+/// `dest = alpha * a b + beta * dest` where a (`[batch, rows, summed]`) or b (`[batch,
+/// summed, columns]`) is a sparse tensor (of any rank: each group of labels is one axis of the
+/// matrix, row-major), by its stored entries: the compressed rows of the sparse operand read
+/// as the matrix `[batch x rows, summed]` (or `[batch x columns, summed]`), each stored entry
+/// adding a scaled row of the dense operand into a row of dest (or a scaled column into a
+/// column), parallel over those lines. Returns false, doing nothing, when neither is sparse.
 template <class R, ExecutionPolicy P>
 bool sparse_product(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
                     const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
                     R beta) {
-  std::vector<int> a_order = step.rows;
-  a_order.insert(a_order.end(), step.contracted.begin(), step.contracted.end());
-  std::vector<int> b_order = step.contracted;
-  b_order.insert(b_order.end(), step.columns.begin(), step.columns.end());
-  const Tensor<const R> am = arranged(a, a_order, extents);
-  const Tensor<const R> bm = arranged(b, b_order, extents);
-  const bool left = sparse_matrix(am);
-  const bool right = !left && sparse_matrix(bm);
-  if (!left && !right) {
+  const auto concat = [](std::vector<int> x, const std::vector<int>& y, const std::vector<int>& z) {
+    x.insert(x.end(), y.begin(), y.end());
+    x.insert(x.end(), z.begin(), z.end());
+    return x;
+  };
+  // Each operand with its lines (batch, then its free labels) first and the summed labels last.
+  const Tensor<const R> al = arranged(a, concat(step.batch, step.rows, step.contracted), extents);
+  const Tensor<const R> bl =
+      arranged(b, concat(step.batch, step.columns, step.contracted), extents);
+  const bool left = sparse_matrix(al);
+  if (!left && !sparse_matrix(bl)) {
     return false;
   }
   const auto product = [&](const std::vector<int>& labels) {
@@ -234,52 +237,72 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
     }
     return p;
   };
+  const std::size_t nb = step.batch.size();
+  const index_t batches = product(step.batch);
   const index_t m = product(step.rows);
   const index_t n = product(step.columns);
   const index_t k = product(step.contracted);
-  // The destination as [m, n], written in place when it has an array and its groups coalesce.
+  if (batches == 0 || m == 0 || n == 0) {
+    return true;  // an empty result
+  }
+  // The destination as [batch..., m, n], written in place when its groups coalesce.
+  const Index dest_shape = dest.shape();
+  Index c_shape(dest_shape.begin(), dest_shape.begin() + static_cast<std::ptrdiff_t>(nb));
+  c_shape.push_back(m);
+  c_shape.push_back(n);
   Tensor<R> c;
   bool in_place = false;
   if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
     try {
-      c.rebind(dest.reshape(Index{m, n}));
+      c.rebind(dest.reshape(c_shape));
       in_place = c.dims().is_strided();
     } catch (const LayoutError&) {
       in_place = false;
     }
   }
-  if (m == 0 || n == 0) {
-    return true;  // an empty result
-  }
   if (!in_place) {
-    c.rebind(Tensor<R>(Index{m, n}));
+    c.rebind(Tensor<R>(c_shape));
   }
   if (beta == R{0} || !in_place) {
     c.fill(R{0});
   } else if (beta != R{1}) {
     assign_expression(policy, c, astype<R>(beta * c));
   }
-  const Index cs = c.dims().strides();
-  R* cd = at_offset(c.buffer().data(), c.dims().offset());
-  // The dense operand as a matrix with strides (packed when it has none).
-  const Tensor<const R> dense = as_matrices(policy, left ? bm : am, 0, left ? k : m, left ? n : k);
-  const Index ds = dense.dims().strides();
-  const R* dd = at_offset(dense.buffer().data(), dense.dims().offset());
+  // The dense operand as [batch..., summed, columns] or [batch..., rows, summed] with strides
+  // (packed when it has none).
+  const Tensor<const R> dense =
+      left ? as_matrices(policy,
+                         arranged(b, concat(step.batch, step.contracted, step.columns), extents),
+                         nb, k, n)
+           : as_matrices(policy, al, nb, m, k);
   const Compressed<R> sparse =
-      left ? matricised(am, true, step.rows.size()) : matricised(bm, false, step.contracted.size());
-  const index_t outer = left ? m : n;
+      matricised(left ? al : bl, true, nb + (left ? step.rows : step.columns).size());
+  // Each batch's first element in the dense operand and in dest.
+  std::vector<std::array<index_t, 2>> starts;
+  starts.reserve(static_cast<std::size_t>(batches));
+  for_each_batch<2>({&dense.dims(), &c.dims()}, nb,
+                    [&](index_t, const std::array<index_t, 2>& at) { starts.push_back(at); });
+  const Index ds = dense.dims().strides();
+  const Index cs = c.dims().strides();
+  const R* dd = dense.buffer().data();
+  R* cd = c.buffer().data();
+  // Line o is row o % m of batch o / m (left: a row of dest), or column o % n (right).
+  const index_t lines_per_batch = left ? m : n;
+  const index_t line_step = left ? cs[nb] : cs[nb + 1];
+  const index_t to_step = left ? cs[nb + 1] : cs[nb];
+  const index_t inner_step = left ? ds[nb] : ds[nb + 1];  // the summed index in dense
+  const index_t from_step = left ? ds[nb + 1] : ds[nb];
   const index_t length = left ? n : m;  // the dense side of each stored entry's update
   const auto lines = [&](index_t lo, index_t hi) {
     for (index_t o = lo; o < hi; ++o) {
-      // Row o of dest (left) gets v * row `inner` of b; column o (right) v * column of a.
-      R* to = cd + o * (left ? cs[0] : cs[1]);
-      const index_t to_step = left ? cs[1] : cs[0];
-      const index_t from_step = left ? ds[1] : ds[0];
+      const index_t batch = o / lines_per_batch;
+      const auto& at = starts[static_cast<std::size_t>(batch)];
+      R* to = cd + at[1] + (o - batch * lines_per_batch) * line_step;
       for (index_t e = sparse.offsets[static_cast<std::size_t>(o)];
            e < sparse.offsets[static_cast<std::size_t>(o) + 1]; ++e) {
         const index_t inner = sparse.indices[static_cast<std::size_t>(e)];
         const R v = static_cast<R>(alpha * sparse.values[static_cast<std::size_t>(e)]);
-        const R* from = dd + inner * (left ? ds[0] : ds[1]);
+        const R* from = dd + at[0] + inner * inner_step;
         if (to_step == 1 && from_step == 1) {
           for (index_t t = 0; t < length; ++t) {
             to[t] = static_cast<R>(to[t] + v * from[t]);
@@ -292,17 +315,17 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
       }
     }
   };
+  const index_t outer = batches * lines_per_batch;
   if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
     // Lines own disjoint parts of dest; the grain counts multiply-adds.
-    const index_t per_line = std::max<index_t>(
-        1, sparse.nnz() / std::max<index_t>(outer, 1) * std::max<index_t>(length, 1));
+    const index_t per_line = std::max<index_t>(1, sparse.nnz() / outer * length);
     parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_line), policy.threads},
                             outer, lines);
   } else {
     lines(0, outer);
   }
   if (!in_place) {
-    const Tensor<const R> computed = c.reshape(dest.shape());
+    const Tensor<const R> computed = c.reshape(dest_shape);
     if (beta == R{0}) {
       dest.assign(computed, policy);
     } else {
@@ -365,10 +388,10 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
     }
     return;
   }
-  // A sparse operand (zero fill, no batch) is multiplied by its stored entries: O(nnz x the
-  // dense side), never densified.
-  if (step.batch.empty() && !step.rows.empty() && !step.columns.empty() &&
-      !step.contracted.empty() && sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
+  // A sparse operand (zero fill) is multiplied by its stored entries: O(nnz x the dense
+  // side), never densified.
+  if (!step.rows.empty() && !step.columns.empty() && !step.contracted.empty() &&
+      sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
     return;
   }
   // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].

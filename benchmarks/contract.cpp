@@ -162,8 +162,7 @@ void matmul_xtensor_blas(benchmark::State& state) {
   set_blis_threads(state);
   const auto a = random_tensor<T>({kN, kN}, 1);
   const auto b = random_tensor<T>({kN, kN}, 2);
-  peers::XtensorBlasContraction<T> dot(sizes_of(a), a.data(), sizes_of(b), b.data(), {1}, {0},
-                                       {});
+  peers::XtensorBlasContraction<T> dot(sizes_of(a), a.data(), sizes_of(b), b.data(), {1}, {0}, {});
   for (auto _ : state) {
     benchmark::DoNotOptimize(dot.run());
   }
@@ -277,6 +276,77 @@ void contraction_args(benchmark::internal::Benchmark* b) {
     }
   }
   b->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+// ---- a sparse operator applied along one mode of a dense tensor ("ij,jkl->ikl") -------------
+// 10^5 rows of a 1-D Laplacian with two far couplings (5 entries a row) times [10^5, 8, 8].
+
+constexpr index_t kOperatorRows = 100'000;
+constexpr index_t kModeWidth = 64;  // 8 x 8: the dense side of each stored entry's update
+
+Tensor<double> sparse_operator() {
+  std::vector<index_t> rows;
+  std::vector<index_t> cols;
+  std::vector<double> values;
+  for (index_t i = 0; i < kOperatorRows; ++i) {
+    for (const index_t d : {index_t{-1000}, index_t{-1}, index_t{0}, index_t{1}, index_t{1000}}) {
+      if (i + d >= 0 && i + d < kOperatorRows) {
+        rows.push_back(i);
+        cols.push_back(i + d);
+        values.push_back(d == 0 ? 4.0 : -1.0);
+      }
+    }
+  }
+  return strata::sparse_from_coo({kOperatorRows, kOperatorRows}, {rows, cols}, values);
+}
+
+void sparse_mode_hand(benchmark::State& state) {  // the baseline: the CSR loop, rows in parallel
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto a = strata::csr(op);
+  const auto x = random_tensor<double>({kOperatorRows, 8, 8}, 1);
+  Tensor<double> y({kOperatorRows, 8, 8});
+  const double* xd = x.data();
+  double* yd = y.data();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static) num_threads(threads_of(state))
+    for (index_t i = 0; i < kOperatorRows; ++i) {
+      double* out = yd + i * kModeWidth;
+      for (index_t t = 0; t < kModeWidth; ++t) {
+        out[t] = 0;
+      }
+      const auto row = static_cast<std::size_t>(i);
+      for (index_t e = a.offsets[row]; e < a.offsets[row + 1]; ++e) {
+        const double v = a.values[static_cast<std::size_t>(e)];
+        const double* in = xd + a.indices[static_cast<std::size_t>(e)] * kModeWidth;
+        for (index_t t = 0; t < kModeWidth; ++t) {
+          out[t] += v * in[t];
+        }
+      }
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void sparse_mode_einsum_into(benchmark::State& state) {  // into an existing tensor
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto x = random_tensor<double>({kOperatorRows, 8, 8}, 1);
+  Tensor<double> y({kOperatorRows, 8, 8});
+  for (auto _ : state) {
+    strata::einsum_into(y, "ij,jkl->ikl", op, x);
+    benchmark::ClobberMemory();
+  }
+}
+
+void sparse_mode_einsum(benchmark::State& state) {  // a new tensor each time
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto x = random_tensor<double>({kOperatorRows, 8, 8}, 1);
+  for (auto _ : state) {
+    auto y = strata::einsum("ij,jkl->ikl", op, x);
+    benchmark::DoNotOptimize(y.data());
+  }
 }
 
 // ---- paths: a 5-operand chain ----------------------------------------------------------------
@@ -489,15 +559,11 @@ BENCHMARK(matmul_einsum<double>)->Name("matmul_f64/einsum")->Apply(bench::thread
 BENCHMARK(matmul_einsum_into<double>)->Name("matmul_f64/einsum_into")->Apply(bench::thread_args);
 BENCHMARK(matmul_labelled<double>)->Name("matmul_f64/labelled")->Apply(bench::thread_args);
 BENCHMARK(matmul_eigen<double>)->Name("matmul_f64/eigen")->Apply(bench::thread_args);
-BENCHMARK(matmul_xtensor_blas<double>)
-    ->Name("matmul_f64/xtensor_blas")
-    ->Apply(bench::thread_args);
+BENCHMARK(matmul_xtensor_blas<double>)->Name("matmul_f64/xtensor_blas")->Apply(bench::thread_args);
 BENCHMARK(matmul_blis<float>)->Name("matmul_f32/blis")->Apply(bench::thread_args);
 BENCHMARK(matmul_einsum<float>)->Name("matmul_f32/einsum")->Apply(bench::thread_args);
 BENCHMARK(matmul_eigen<float>)->Name("matmul_f32/eigen")->Apply(bench::thread_args);
-BENCHMARK(matmul_xtensor_blas<float>)
-    ->Name("matmul_f32/xtensor_blas")
-    ->Apply(bench::thread_args);
+BENCHMARK(matmul_xtensor_blas<float>)->Name("matmul_f32/xtensor_blas")->Apply(bench::thread_args);
 BENCHMARK(contraction_blis)->Name("contraction/blis_same_flops")->Apply(contraction_args);
 BENCHMARK(contraction_einsum)->Name("contraction/einsum")->Apply(contraction_args);
 BENCHMARK(contraction_xtensor_blas)->Name("contraction/xtensor_blas")->Apply(contraction_args);
@@ -515,6 +581,9 @@ BENCHMARK(block_sparse_einsum)->Name("block_sparse10/einsum")->Apply(bench::thre
 BENCHMARK(ragged_hand)->Name("ragged_batch/hand_blis")->Apply(bench::thread_args);
 BENCHMARK(ragged_einsum)->Name("ragged_batch/einsum")->Apply(bench::thread_args);
 BENCHMARK(ragged_einsum_into)->Name("ragged_batch/einsum_into")->Apply(bench::thread_args);
+BENCHMARK(sparse_mode_hand)->Name("sparse_mode/hand_csr")->Apply(bench::thread_args);
+BENCHMARK(sparse_mode_einsum_into)->Name("sparse_mode/einsum_into")->Apply(bench::thread_args);
+BENCHMARK(sparse_mode_einsum)->Name("sparse_mode/einsum")->Apply(bench::thread_args);
 BENCHMARK(chain_plan)->Name("chain5_plan/strata")->Unit(benchmark::kMicrosecond);
 BENCHMARK(chain_hand_ordered)->Name("chain5/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_einsum)->Name("chain5/einsum")->Unit(benchmark::kMillisecond);

@@ -381,6 +381,8 @@ TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries"
       {"ibj,jbk->bki", {4, 3, 5}, {5, 3, 2}},
       {"abij,bjak->baki", {2, 3, 4, 5}, {3, 5, 2, 2}},
       {"bij,bjk->bik", {0, 4, 5}, {0, 5, 2}},
+      // a result whose column labels do not coalesce: computed apart, then added in
+      {"ij,jkl->lik", {3, 4}, {4, 2, 5}},
   };
   for (const auto& [spec, sa, sb] : cases) {
     for (int trial = 0; trial < 6; ++trial) {

@@ -261,13 +261,11 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
     }
   }
   if (!in_place) {
-    c.rebind(Tensor<R>(c_shape));
+    c.rebind(Tensor<R>::for_overwrite(c_shape));  // every line is zeroed below
   }
-  if (beta == R{0} || !in_place) {
-    c.fill(R{0});
-  } else if (beta != R{1}) {
-    assign_expression(policy, c, astype<R>(beta * c));
-  }
+  // Each line of c is scaled by beta (zeroed for beta 0 and a separate c) as its products
+  // start: the lines cover c once, and the line is then in cache.
+  const R line_beta = in_place ? beta : R{0};
   // The dense operand as [batch..., summed, columns] or [batch..., rows, summed] with strides
   // (packed when it has none).
   const Tensor<const R> dense =
@@ -298,6 +296,15 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
       const index_t batch = o / lines_per_batch;
       const auto& at = starts[static_cast<std::size_t>(batch)];
       R* to = cd + at[1] + (o - batch * lines_per_batch) * line_step;
+      if (line_beta == R{0}) {
+        for (index_t t = 0; t < length; ++t) {
+          to[t * to_step] = R{0};
+        }
+      } else if (line_beta != R{1}) {
+        for (index_t t = 0; t < length; ++t) {
+          to[t * to_step] = static_cast<R>(line_beta * to[t * to_step]);
+        }
+      }
       for (index_t e = sparse.offsets[static_cast<std::size_t>(o)];
            e < sparse.offsets[static_cast<std::size_t>(o) + 1]; ++e) {
         const index_t inner = sparse.indices[static_cast<std::size_t>(e)];

@@ -52,6 +52,17 @@ Dimensions random_destination(std::mt19937_64& rng, const Index& shape) {
   return d;
 }
 
+/// The elements where two arrays differ: counted, not compared as vectors (Catch would print
+/// millions of elements).
+template <class T>
+std::size_t mismatches(const std::vector<T>& got, const std::vector<T>& want) {
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    wrong += got[i] == want[i] ? 0 : 1;
+  }
+  return wrong + (got.size() == want.size() ? 0 : 1);
+}
+
 /// Runs @p f once with each blocked-transpose kernel this processor has (the portable 4x4
 /// blocks, and AVX-512 where present), then restores the best.
 template <class F>
@@ -231,12 +242,7 @@ TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the n
     for_each_transpose_kernel([&] {
       std::fill(out.begin(), out.end(), T{-1});
       strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
-      // Counted, not compared as vectors (Catch would print millions of elements).
-      std::size_t wrong = 0;
-      for (std::size_t i = 0; i < out.size(); ++i) {
-        wrong += out[i] == expected[i] ? 0 : 1;
-      }
-      REQUIRE(wrong == 0);
+      REQUIRE(mismatches(out, expected) == 0);
     });
   };
   for (const index_t offset : {0, 1, 4}) {
@@ -280,11 +286,7 @@ TEST_CASE("a transpose into destination rows far apart equals the naive loop", "
         } else {
           strata::copy_arrays(strata::seq, out.data(), dst, source.data(), src);
         }
-        std::size_t wrong = 0;
-        for (std::size_t i = 0; i < out.size(); ++i) {
-          wrong += out[i] == expected[i] ? 0 : 1;
-        }
-        REQUIRE(wrong == 0);
+        REQUIRE(mismatches(out, expected) == 0);
       }
     });
   };

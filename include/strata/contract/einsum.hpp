@@ -207,6 +207,51 @@ T* at_offset(T* data, index_t offset) {
   return data == nullptr ? nullptr : data + offset;
 }
 
+/// The labels @p x, then @p y, then @p z (a matricised operand's axis order).
+inline std::vector<int> concat_labels(std::vector<int> x, const std::vector<int>& y,
+                                      const std::vector<int>& z) {
+  x.insert(x.end(), y.begin(), y.end());
+  x.insert(x.end(), z.begin(), z.end());
+  return x;
+}
+
+/// The product of the extents of @p labels (one axis of a matricised operand).
+inline index_t labels_extent(const std::vector<int>& labels, const Index& extents) {
+  index_t p = 1;
+  for (const int l : labels) {
+    p *= extents[static_cast<std::size_t>(l)];
+  }
+  return p;
+}
+
+/// A result's shape as matrices: the first @p nb extents of @p shape (the batch), then m, n.
+inline Index matrices_shape(const Index& shape, std::size_t nb, index_t m, index_t n) {
+  Index out(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(nb));
+  out.push_back(m);
+  out.push_back(n);
+  return out;
+}
+
+/// @p dest (shape `[batch..., rows..., columns...]`) as the strided view `[batch..., m, n]`
+/// when it has an array and its row and column groups coalesce; false (@p out untouched)
+/// otherwise.
+template <class R>
+bool result_matrices(Tensor<R> dest, std::size_t nb, index_t m, index_t n, Tensor<R>& out) {
+  if (dest.buffer().data() == nullptr || !dest.dims().is_strided()) {
+    return false;
+  }
+  try {
+    Tensor<R> view = dest.reshape(matrices_shape(dest.shape(), nb, m, n));
+    if (!view.dims().is_strided()) {
+      return false;
+    }
+    out.rebind(view);
+    return true;
+  } catch (const LayoutError&) {  // the groups do not coalesce
+    return false;
+  }
+}
+
 /// `dest = alpha * a b + beta * dest` where a (`[batch, rows, summed]`) or b (`[batch,
 /// summed, columns]`) is a sparse tensor (of any rank: each group of labels is one axis of the
 /// matrix, row-major), by its stored entries: the compressed rows of the sparse operand read
@@ -217,51 +262,29 @@ template <class R, ExecutionPolicy P>
 bool sparse_product(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
                     const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
                     R beta) {
-  const auto concat = [](std::vector<int> x, const std::vector<int>& y, const std::vector<int>& z) {
-    x.insert(x.end(), y.begin(), y.end());
-    x.insert(x.end(), z.begin(), z.end());
-    return x;
-  };
   // Each operand with its lines (batch, then its free labels) first and the summed labels last.
-  const Tensor<const R> al = arranged(a, concat(step.batch, step.rows, step.contracted), extents);
+  const Tensor<const R> al =
+      arranged(a, concat_labels(step.batch, step.rows, step.contracted), extents);
   const Tensor<const R> bl =
-      arranged(b, concat(step.batch, step.columns, step.contracted), extents);
+      arranged(b, concat_labels(step.batch, step.columns, step.contracted), extents);
   const bool left = sparse_matrix(al);
   if (!left && !sparse_matrix(bl)) {
     return false;
   }
-  const auto product = [&](const std::vector<int>& labels) {
-    index_t p = 1;
-    for (const int l : labels) {
-      p *= extents[static_cast<std::size_t>(l)];
-    }
-    return p;
-  };
   const std::size_t nb = step.batch.size();
-  const index_t batches = product(step.batch);
-  const index_t m = product(step.rows);
-  const index_t n = product(step.columns);
-  const index_t k = product(step.contracted);
+  const index_t batches = labels_extent(step.batch, extents);
+  const index_t m = labels_extent(step.rows, extents);
+  const index_t n = labels_extent(step.columns, extents);
+  const index_t k = labels_extent(step.contracted, extents);
   if (batches == 0 || m == 0 || n == 0) {
     return true;  // an empty result
   }
   // The destination as [batch..., m, n], written in place when its groups coalesce.
   const Index dest_shape = dest.shape();
-  Index c_shape(dest_shape.begin(), dest_shape.begin() + static_cast<std::ptrdiff_t>(nb));
-  c_shape.push_back(m);
-  c_shape.push_back(n);
   Tensor<R> c;
-  bool in_place = false;
-  if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
-    try {
-      c.rebind(dest.reshape(c_shape));
-      in_place = c.dims().is_strided();
-    } catch (const LayoutError&) {
-      in_place = false;
-    }
-  }
-  if (!in_place) {
-    c.rebind(Tensor<R>::for_overwrite(c_shape));  // every line is zeroed below
+  const bool in_place = result_matrices(dest, nb, m, n, c);
+  if (!in_place) {  // every line is zeroed below
+    c.rebind(Tensor<R>::for_overwrite(matrices_shape(dest_shape, nb, m, n)));
   }
   // Each line of c is scaled by beta (zeroed for beta 0 and a separate c) as its products
   // start: the lines cover c once, and the line is then in cache.
@@ -269,9 +292,10 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   // The dense operand as [batch..., summed, columns] or [batch..., rows, summed] with strides
   // (packed when it has none).
   const Tensor<const R> dense =
-      left ? as_matrices(policy,
-                         arranged(b, concat(step.batch, step.contracted, step.columns), extents),
-                         nb, k, n)
+      left ? as_matrices(
+                 policy,
+                 arranged(b, concat_labels(step.batch, step.contracted, step.columns), extents), nb,
+                 k, n)
            : as_matrices(policy, al, nb, m, k);
   const Compressed<R> sparse =
       matricised(left ? al : bl, true, nb + (left ? step.rows : step.columns).size());
@@ -402,40 +426,24 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
     return;
   }
   // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].
-  std::vector<int> a_order = step.batch;
-  a_order.insert(a_order.end(), step.rows.begin(), step.rows.end());
-  a_order.insert(a_order.end(), step.contracted.begin(), step.contracted.end());
-  std::vector<int> b_order = step.batch;
-  b_order.insert(b_order.end(), step.contracted.begin(), step.contracted.end());
-  b_order.insert(b_order.end(), step.columns.begin(), step.columns.end());
-  const auto product = [&](const std::vector<int>& labels) {
-    index_t p = 1;
-    for (const int l : labels) {
-      p *= extents[static_cast<std::size_t>(l)];
-    }
-    return p;
-  };
-  const index_t m = product(step.rows);
-  const index_t n = product(step.columns);
-  const index_t k = product(step.contracted);
+  const index_t m = labels_extent(step.rows, extents);
+  const index_t n = labels_extent(step.columns, extents);
+  const index_t k = labels_extent(step.contracted, extents);
   const std::size_t nb = step.batch.size();
-  const Tensor<const R> am = as_matrices(policy, arranged(a, a_order, extents), nb, m, k);
-  const Tensor<const R> bm = as_matrices(policy, arranged(b, b_order, extents), nb, k, n);
-  // The destination as [batch, m, n]: written in place when its groups coalesce.
-  const Index dest_shape = dest.shape();
-  Index c_shape(dest_shape.begin(), dest_shape.begin() + static_cast<std::ptrdiff_t>(nb));
-  c_shape.push_back(m);
-  c_shape.push_back(n);
+  const Tensor<const R> am = as_matrices(
+      policy, arranged(a, concat_labels(step.batch, step.rows, step.contracted), extents), nb, m,
+      k);
+  const Tensor<const R> bm = as_matrices(
+      policy, arranged(b, concat_labels(step.batch, step.contracted, step.columns), extents), nb, k,
+      n);
+  // The destination as [batch, m, n]: written in place when its groups coalesce into strides
+  // BLIS takes.
+  const Index c_shape = matrices_shape(dest.shape(), nb, m, n);
   Tensor<R> cm;
   bool direct = false;
-  if (dest.buffer().data() != nullptr && dest.dims().is_strided()) {
-    try {
-      cm.rebind(dest.reshape(c_shape));
-      const Index s = cm.dims().strides();
-      direct = cm.dims().is_strided() && takes_strides(m, n, s[nb], s[nb + 1]);
-    } catch (const LayoutError&) {
-      direct = false;
-    }
+  if (result_matrices(dest, nb, m, n, cm)) {
+    const Index st = cm.dims().strides();
+    direct = takes_strides(m, n, st[nb], st[nb + 1]);
   }
   R c_beta = beta;
   if (!direct) {

@@ -829,6 +829,17 @@ void jagged() {
             << (last_first.values().data() == cells.data() &&
                 picked.values().data() == cells.data())
             << ", packed: " << picked.to_jagged().type_string() << "\n";
+  // The same choices on the JaggedTensor, at the depth of the index or mask: a n * var one
+  // picks or keeps whole lists (the jets of n * var * 4 that pass a cut on one value per jet),
+  // one of the rows' own structure picks or keeps inside each list (awkward's array[mask]).
+  const JaggedTensor<double> jets(std::vector<std::vector<std::vector<double>>>{
+      {{10, 0.1, 0.2, 12}, {40, 0.3, -0.4, 45}, {35, -1.0, 1.0, 60}}, {}, {{50, 0.0, 0.0, 50}}});
+  const JaggedTensor<double> jet_pt(std::vector<std::vector<double>>{{10, 40, 35}, {}, {50}});
+  std::cout << "jets " << jets.type_string() << ", those with pt > 30 "
+            << strata::filter_each(jets, jet_pt > 30.0) << ", by falling pt "
+            << strata::take_each(jets, strata::argsort(jet_pt, false)) << "; cells[cells > 2] "
+            << strata::filter_each(cells, cells > 2) << ", each list sorted by its argsort "
+            << strata::take_each(cells, strata::argsort(cells, false)) << "\n";
   // flatten and unflatten at any axis (awkward's ak.flatten / ak.unflatten), views too: every
   // list a row, each row's lists joined, each list split in two levels deeper and back.
   const JaggedTensor<int> halves(std::vector<std::vector<int>>{{1, 1}, {0, 1}, {2, 1}});

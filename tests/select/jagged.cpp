@@ -1,8 +1,11 @@
 // Per-row indexing of jagged tensors as awkward-array indexes ragged arrays (take_each with a
 // ragged or regular index, filter_each with a ragged mask), against references over nested
 // std::vectors on random rows with empty rows and rows of length 1, at 1, 2 and 4 threads;
-// awkward's documented examples by hand; bad input with typed errors.
+// awkward's documented examples by hand; bad input with typed errors. Rows of lists (`n * var
+// * var`, rectangular `n * var * k`, deeper) are indexed at the index's depth.
 #include "strata/select/jagged.hpp"
+#include "strata/select/jagged_join.hpp"
+#include "strata/tensor/list_array.hpp"
 
 #include "check_error.hpp"
 #include "jagged_rows.hpp"
@@ -19,10 +22,33 @@ using strata::index_t;
 using strata::JaggedTensor;
 using strata::Tensor;
 using Rows = strata::test::Rows;
+using Deep = strata::test::Deep;
 using strata::test::random_rows;
 using strata::test::rows_of;
 
 namespace {
+
+// The rows of lists of a tensor with rows of rank 2, as nested vectors.
+Deep deep_of(const JaggedTensor<double>& t) {
+  const strata::ListArray<double> all(t);
+  Deep out;
+  for (index_t r = 0; r < all.n_rows(); ++r) {
+    const strata::ListArray<double> lists = all.row_lists(r);
+    out.emplace_back();
+    for (index_t j = 0; j < lists.n_rows(); ++j) {
+      const std::span<double> list = lists.row(j);
+      out.back().emplace_back(list.begin(), list.end());
+    }
+  }
+  return out;
+}
+
+// A random position in [0, n) for n > 0, negative (from the end) half the time.
+std::int32_t random_position(std::mt19937& rng, std::size_t n, std::size_t& k) {
+  k = std::uniform_int_distribution<std::size_t>(0, n - 1)(rng);
+  const bool negative = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+  return static_cast<std::int32_t>(k) - (negative ? static_cast<std::int32_t>(n) : 0);
+}
 
 }  // namespace
 
@@ -132,11 +158,195 @@ TEST_CASE("take_each and filter_each reject bad indices and masks, naming them",
   const JaggedTensor<bool> fewer(std::vector<std::vector<bool>>{{true}, {}});
   check_error<strata::ShapeError>([&] { (void)strata::filter_each(t, fewer); }, "filter_each",
                                   "Jagged[2]");
-  // Rows that are not 1-D.
+  // Rows that are not 1-D, over two outer modes: deeper rows take one outer axis.
   const auto grid = JaggedTensor<double>::from_values(
-      {1, 2, 3, 4}, strata::Jagged(std::vector<strata::Shape>{strata::Jagged::from_lengths({2, 1}),
-                                                              strata::Jagged::from_lengths({1})}));
+      {1, 2, 3, 4}, strata::Jagged::from_extents(Index{1, 2}, 2, Index{1, 1, 1, 3}));
   check_error<strata::ShapeError>(
       [&] { (void)strata::filter_each(grid, JaggedTensor<bool>(grid.shape())); }, "filter_each",
-      "1-D rows");
+      "one outer axis");
+}
+
+TEST_CASE("take_each and filter_each choose the lists of rows of lists, or inside each list",
+          "[select][jagged]") {
+  std::mt19937 rng(20261128);
+  for (int trial = 0; trial < 24; ++trial) {
+    std::uniform_int_distribution<int> lists(0, trial % 3 == 0 ? 1 : 5);
+    const bool rectangular = trial % 4 == 1;  // n * var * k: smooth rows of rank 2
+    const Deep data = strata::test::random_deep(
+        rng, static_cast<std::size_t>(trial % 5 == 0 ? 1 : 3 + trial * 7), lists, rectangular);
+    const JaggedTensor<double> t = strata::test::deep_tensor(data, rectangular);
+    // Depth 1: lists picked (with repeats, negative half the time) and kept per row.
+    std::vector<std::vector<std::int32_t>> picks(data.size());
+    std::vector<std::vector<bool>> marks(data.size());
+    Deep taken(data.size());
+    Deep kept(data.size());
+    // Depth 2: values picked and kept inside each list.
+    std::vector<std::vector<std::vector<std::int32_t>>> inner_picks(data.size());
+    std::vector<std::vector<std::vector<bool>>> inner_marks(data.size());
+    Deep inner_taken(data.size());
+    Deep inner_kept(data.size());
+    for (std::size_t r = 0; r < data.size(); ++r) {
+      const int count = data[r].empty() ? 0 : std::uniform_int_distribution<int>(0, 6)(rng);
+      for (int j = 0; j < count; ++j) {
+        std::size_t k = 0;
+        picks[r].push_back(random_position(rng, data[r].size(), k));
+        taken[r].push_back(data[r][k]);
+      }
+      for (const auto& list : data[r]) {
+        const bool keep = std::uniform_int_distribution<int>(0, 2)(rng) != 0;
+        marks[r].push_back(keep);
+        if (keep) {
+          kept[r].push_back(list);
+        }
+        inner_picks[r].emplace_back();
+        inner_marks[r].emplace_back();
+        inner_taken[r].emplace_back();
+        inner_kept[r].emplace_back();
+        const int n = list.empty() ? 0 : std::uniform_int_distribution<int>(0, 4)(rng);
+        for (int j = 0; j < n; ++j) {
+          std::size_t k = 0;
+          inner_picks[r].back().push_back(random_position(rng, list.size(), k));
+          inner_taken[r].back().push_back(list[k]);
+        }
+        for (const double x : list) {
+          const bool in = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+          inner_marks[r].back().push_back(in);
+          if (in) {
+            inner_kept[r].back().push_back(x);
+          }
+        }
+      }
+    }
+    const JaggedTensor<std::int32_t> index(picks);
+    const JaggedTensor<bool> mask(marks);
+    INFO(t.type_string() << (rectangular ? ", rectangular rows" : ""));
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        INFO(threads << " threads");
+        CHECK(deep_of(strata::take_each(t, index)) == taken);
+        CHECK(deep_of(strata::filter_each(t, mask)) == kept);
+      });
+    }
+    if (!data.empty()) {
+      const JaggedTensor<std::int32_t> deep_index(inner_picks);
+      const JaggedTensor<bool> deep_mask(inner_marks);
+      CHECK(deep_of(strata::take_each(t, deep_index)) == inner_taken);
+      CHECK(deep_of(strata::filter_each(t, deep_mask)) == inner_kept);
+      // The awkward idiom: the positions that sort each list, taken, are the sorted lists.
+      CHECK(deep_of(strata::take_each(t, strata::argsort(t, false))) ==
+            deep_of(strata::sort(t, false)));
+    }
+    if (!data.empty() && std::ranges::all_of(data, [](const auto& row) { return !row.empty(); })) {
+      // A dense [n, 2] index: the last and the first list of every row.
+      Tensor<index_t> ends(Index{static_cast<index_t>(data.size()), 2});
+      Deep expected;
+      for (std::size_t r = 0; r < data.size(); ++r) {
+        ends(static_cast<index_t>(r), 0) = -1;
+        ends(static_cast<index_t>(r), 1) = 0;
+        expected.push_back({data[r].back(), data[r].front()});
+      }
+      CHECK(deep_of(strata::take_each(t, ends)) == expected);
+    }
+    // A slice of rows indexes as itself.
+    const auto half = static_cast<index_t>(data.size() / 2);
+    const JaggedTensor<double> tail = t.rows(half, static_cast<index_t>(data.size()));
+    const JaggedTensor<bool> tail_mask(std::vector<std::vector<bool>>(
+        marks.begin() + static_cast<std::ptrdiff_t>(half), marks.end()));
+    CHECK(deep_of(strata::filter_each(tail, tail_mask)) ==
+          Deep(kept.begin() + static_cast<std::ptrdiff_t>(half), kept.end()));
+  }
+}
+
+TEST_CASE("take_each and filter_each by hand on awkward's examples of rows of lists",
+          "[select][jagged]") {
+  using V3 = std::vector<std::vector<std::vector<int>>>;
+  const JaggedTensor<int> events(V3{{{1, 2}, {3}}, {{4, 5, 6}}, {}});
+  CHECK(strata::to_string(strata::take_each(
+            events, JaggedTensor<int>(std::vector<std::vector<int>>{{-1, 0}, {}, {}}))) ==
+        "[[[3], [1, 2]], [], []]");
+  CHECK(strata::to_string(strata::filter_each(events, events > 2)) ==
+        "[[[], [3]], [[4, 5, 6]], []]");
+  CHECK(strata::to_string(strata::filter_each(
+            events, JaggedTensor<bool>(std::vector<std::vector<bool>>{
+                        {false, true}, {true}, {}}))) == "[[[3]], [[4, 5, 6]], []]");
+  // Jets of four numbers each (n * var * 4), cut on one value per jet and ordered by it.
+  const JaggedTensor<double> jets(std::vector<std::vector<std::vector<double>>>{
+      {{10, 0, 1, 2}, {40, 3, 4, 5}, {35, 1, 1, 1}}, {}, {{50, 0, 0, 0}}});
+  const JaggedTensor<double> pt(Rows{{10, 40, 35}, {}, {50}});
+  CHECK(strata::to_string(strata::filter_each(jets, pt > 30.0)) ==
+        "[[[40, 3, 4, 5], [35, 1, 1, 1]], [], [[50, 0, 0, 0]]]");
+  CHECK(strata::to_string(strata::take_each(jets, strata::argsort(pt, false))) ==
+        "[[[40, 3, 4, 5], [35, 1, 1, 1], [10, 0, 1, 2]], [], [[50, 0, 0, 0]]]");
+  // Three ragged levels: a n * var index picks lists of lists, one of the rows' depth values.
+  using V4 = std::vector<V3>;
+  const JaggedTensor<int> deep(V4{{{{1, 2}, {3}}, {{4}}}, {{{5, 6, 7}}}});
+  CHECK(strata::to_string(strata::take_each(
+            deep, JaggedTensor<int>(std::vector<std::vector<int>>{{1, 0}, {0, 0}}))) ==
+        "[[[[4]], [[1, 2], [3]]], [[[5, 6, 7]], [[5, 6, 7]]]]");
+  CHECK(strata::to_string(strata::filter_each(
+            deep, JaggedTensor<bool>(std::vector<std::vector<std::vector<bool>>>{
+                      {{false, true}, {true}}, {{false}}}))) == "[[[[3]], [[4]]], [[]]]");
+  CHECK(strata::to_string(strata::filter_each(deep, deep % 2 == 1)) ==
+        "[[[[1], [3]], [[]]], [[[5, 7]]]]");
+}
+
+TEST_CASE("take_each and filter_each of rows of lists reject bad indices and masks, naming them",
+          "[select][jagged][errors]") {
+  using strata::test::check_error;
+  using V3 = std::vector<std::vector<std::vector<int>>>;
+  const JaggedTensor<int> events(V3{{{1, 2}, {3}}, {{4, 5, 6}}, {}});
+  const std::string before = strata::to_string(events);
+  // Outside a row (its lists), outside a list (named by its positions), a row of another
+  // number of lists, a list of another length, an index deeper than the rows, other rows.
+  check_error<strata::IndexError>(
+      [&] {
+        (void)strata::take_each(events,
+                                JaggedTensor<int>(std::vector<std::vector<int>>{{-3}, {}, {}}));
+      },
+      "take_each", "index -3 is outside row 0 of length 2");
+  check_error<strata::IndexError>(
+      [&] {
+        (void)strata::take_each(events.rows(1, 3), JaggedTensor<int>(V3{{{7}}, {}}));
+      },
+      "take_each", "index 7 is outside the list at [1, 0] of length 3");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::take_each(events, JaggedTensor<int>(V3{{{0}}, {{2}}, {}}));
+      },
+      "take_each", "row 0 has 2 lists and the index 1");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::filter_each(events,
+                                  JaggedTensor<bool>(std::vector<std::vector<std::vector<bool>>>{
+                                      {{true, false}, {true}}, {{true, true}}, {}}));
+      },
+      "filter_each", "the list at [1, 0] has 3 elements and the mask 2");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::filter_each(
+            events, JaggedTensor<bool>(std::vector<std::vector<bool>>{{true}, {true}, {}}));
+      },
+      "filter_each", "row 0 has 2 lists and the mask 1");
+  const JaggedTensor<int> deeper(std::vector<V3>{{{{0}}}, {}, {}});
+  check_error<strata::ShapeError>([&] { (void)strata::take_each(events, deeper); }, "take_each",
+                                  "no deeper than the rows");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::take_each(events, JaggedTensor<int>(std::vector<std::vector<int>>{{0}, {}}));
+      },
+      "take_each", "Jagged[2]");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::take_each(events, Tensor<int>(Index{2, 1}));
+      },
+      "take_each", "[2 1]");
+  const JaggedTensor<int> flat(std::vector<std::vector<int>>{{1}, {2, 3}});
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::filter_each(
+            flat, JaggedTensor<bool>(
+                      std::vector<std::vector<std::vector<bool>>>{{{true}}, {{true, false}}}));
+      },
+      "filter_each", "no deeper than the rows");
+  CHECK(strata::to_string(events) == before);
 }

@@ -12,12 +12,14 @@
 #include "strata/expr/jagged.hpp"
 #include "strata/parallel/policy.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
+#include "strata/tensor/list_array.hpp"
 
 #include <algorithm>
 #include <concepts>
 #include <initializer_list>
 #include <numeric>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -69,27 +71,167 @@ const T& element_of_row(std::string_view operation, const T* row, index_t length
   return row[k];
 }
 
+/// Whether @p t's rows are 1-D (the per-row kernels' case: any outer modes).
+template <class T>
+bool flat_rows(const JaggedTensor<T>& t) {
+  return t.shape().smooth_rows() && t.shape().inner_rank() == 1;
+}
+
+/// Where entry @p e of level @p l of @p lists (a packed JaggedTensor's lists) sits: `row r` at
+/// level 0, `the list at [r, j, ...]` below (its path of positions, the row numbered from
+/// @p first_row). Called on the error path only (it searches the levels above).
+template <class T>
+std::string entry_name(const ListArray<T>& lists, std::size_t l, index_t e, index_t first_row) {
+  std::vector<index_t> path{e};
+  for (std::size_t k = l; k-- > 0;) {  // the owner above: the first entry that stops after e
+    const ListLevel& up = ListArrayAccess::level(lists, k);
+    const index_t owner = std::upper_bound(up.stops, up.stops + up.n, path.front()) - up.stops;
+    path.front() -= up.starts[owner];
+    path.insert(path.begin(), owner);
+  }
+  path.front() += first_row;
+  if (l == 0) {
+    return "row " + std::to_string(path.front());
+  }
+  std::string out = "the list at [";
+  for (std::size_t k = 0; k < path.size(); ++k) {
+    out += (k == 0 ? "" : ", ") + std::to_string(path[k]);
+  }
+  return out + "]";
+}
+
+/// Checks that a jagged index or mask @p by can choose in @p t's rows of any rank: one outer
+/// axis each, as many rows, rows no deeper than t's.
+template <class T, class U>
+void check_choice_of(std::string_view operation, std::string_view what, const JaggedTensor<T>& t,
+                     const JaggedTensor<U>& by) {
+  const Jagged& shape = t.shape();
+  const Jagged& other = by.shape();
+  if (shape.outer_rank() != 1 || other.outer_rank() != 1 ||
+      other.inner_rank() > shape.inner_rank() || other.n_rows() != shape.n_rows()) {
+    fail<ShapeError>(operation, what, " of shape ", other.to_string(), " for a tensor of shape ",
+                     shape.to_string(),
+                     ": rows of rank 2 or more take one outer axis, as many rows, and ", what,
+                     " no deeper than the rows (depth 1 chooses lists, the rows' depth elements)");
+  }
+}
+
+/// Checks that the lists of levels 0 to @p levels - 1 of @p by (an index or mask, packed) have
+/// as many entries as @p lists' (ShapeError naming the first that differs).
+template <class T, class U>
+void check_same_levels(std::string_view operation, std::string_view what, const ListArray<T>& lists,
+                       const ListArray<U>& by, std::size_t levels, index_t first_row) {
+  for (std::size_t l = 0; l < levels; ++l) {
+    const ListLevel& v = ListArrayAccess::level(lists, l);
+    const ListLevel& w = ListArrayAccess::level(by, l);
+    for (index_t e = 0; e < v.n; ++e) {
+      const index_t have = v.stops[e] - v.starts[e];
+      const index_t given = w.stops[e] - w.starts[e];
+      if (have != given) {
+        fail<ShapeError>(operation, entry_name(lists, l, e, first_row), " has ", have,
+                         std::cmp_equal(l + 1, lists.depth()) ? " elements" : " lists", " and ",
+                         what, " ", given, " there");
+      }
+    }
+  }
+}
+
+/// take_each() and filter_each() of rows of rank >= 2: an index or mask @p by of depth d
+/// (`n * var`: d = 1) chooses at list axis d of @p t, its lists above that depth (and at it,
+/// for a mask: @p whole_lists) as long as t's. Entry e of t's level d - 1 gets the entries
+/// `choose(first, length, given, chosen, name)` appends: its entries are first ... first +
+/// length - 1 of the level below, `given` its part of @p by, name() its name for an error.
+template <class T, class U, class Choose>
+JaggedTensor<T> choose_deep(std::string_view operation, std::string_view what, std::string_view the,
+                            const JaggedTensor<T>& t, const JaggedTensor<U>& by, bool whole_lists,
+                            Choose choose) {
+  check_choice_of(operation, what, t, by);
+  const ListArray<T> lists(t);
+  const ListArray<U> choices(by);
+  const auto l = static_cast<std::size_t>(choices.depth() - 1);
+  check_same_levels(operation, the, lists, choices, whole_lists ? l + 1 : l, t.first_row());
+  const ListLevel& v = ListArrayAccess::level(lists, l);
+  const ListLevel& w = ListArrayAccess::level(choices, l);
+  const U* const given = choices.values().data();
+  return ListArrayAccess::regroup(lists, l,
+                                  [&](index_t e, std::vector<index_t>& chosen) {
+                                    const auto count =
+                                        static_cast<std::size_t>(w.stops[e] - w.starts[e]);
+                                    choose(v.starts[e], v.stops[e] - v.starts[e],
+                                           std::span<const U>(given + w.starts[e], count), chosen,
+                                           [&] { return entry_name(lists, l, e, t.first_row()); });
+                                  })
+      .to_jagged();
+}
+
+/// take_each() of rows of rank >= 2: an index of depth d picks entries at list axis d (the
+/// lists of each row for d = 1, inside each list for d = 2, ...), the levels above it alike.
+template <class T, std::integral I>
+JaggedTensor<T> take_each_deep(const JaggedTensor<T>& t, const JaggedTensor<I>& indices) {
+  return choose_deep("take_each", "an index", "the index", t, indices, false,
+                     [](index_t first, index_t length, std::span<const I> picks,
+                        std::vector<index_t>& chosen, const auto& name) {
+                       for (const I p : picks) {
+                         const auto k = static_cast<index_t>(p);
+                         const index_t i = k < 0 ? k + length : k;
+                         if (!std::in_range<index_t>(p) || i < 0 || i >= length) {
+                           fail<IndexError>("take_each", "index ", p, " is outside ", name(),
+                                            " of length ", length);
+                         }
+                         chosen.push_back(first + i);
+                       }
+                     });
+}
+
+/// filter_each() of rows of rank >= 2: a mask of depth d keeps entries at list axis d, its
+/// lists as long as t's there.
+template <class T>
+JaggedTensor<T> filter_each_deep(const JaggedTensor<T>& t, const JaggedTensor<bool>& mask) {
+  return choose_deep("filter_each", "a mask", "the mask", t, mask, true,
+                     [](index_t first, index_t /*length*/, std::span<const bool> keep,
+                        std::vector<index_t>& chosen, const auto& /*name*/) {
+                       for (std::size_t k = 0; k < keep.size(); ++k) {
+                         if (keep[k]) {
+                           chosen.push_back(first + static_cast<index_t>(k));
+                         }
+                       }
+                     });
+}
+
 }  // namespace detail
 
 /// Picks elements of each row by a ragged index (awkward's `array[indices]`; NumPy's
 /// `take_along_axis` along the ragged axis): row r of the result holds `t[r][indices[r][j]]`
 /// for each j, negative indices counting from the row's end.
 ///
+/// Rows of rank 2 or more (`n * var * var`, `n * var * 3`, deeper; one outer axis) are indexed
+/// at the index's depth, as awkward indexes them: a `n * var` index picks whole lists (or
+/// rectangular sub-rows) of each row, an index of the rows' own structure (`argsort(t)` of
+/// `n * var * var`) picks inside each list, its lists matching t's lists one for one.
+///
 /// @code
 /// JaggedTensor t(vector<vector<double>>{{0, 1.1, 2.2}, {}, {3.3, 4.4}});
 /// take_each(t, JaggedTensor(vector<vector<int>>{{2, 0}, {}, {-1, -1, 0}}));
 /// // [[2.2, 0], [], [4.4, 4.4, 3.3]]
+/// JaggedTensor events(vector<vector<vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}}});
+/// take_each(events, JaggedTensor(vector<vector<int>>{{-1, 0}, {}}));  // [[[3], [1, 2]], []]
+/// take_each(events, argsort(events, false));      // [[[2, 1], [3]], [[6, 5, 4]]]: each list
 /// @endcode
-/// @param t a tensor with 1-D rows
-/// @param indices a tensor of integers with 1-D rows over the same outer modes (any lengths)
-/// @return a new tensor with the rows of @p indices' lengths
-/// @throws ShapeError when either has rows that are not 1-D or their outer extents differ
-///         (naming both shapes); IndexError naming the row and the index when an index is
-///         outside its row (nothing is returned)
+/// @param t a jagged tensor
+/// @param indices a tensor of integers over the same outer modes: 1-D rows (any lengths), or
+///         for rows of rank >= 2 rows no deeper than t's whose levels above the last match t's
+/// @return a new tensor: the rows of @p indices' lengths (1-D rows), or t's structure with the
+///         chosen entries at the index's depth
+/// @throws ShapeError when their outer extents differ (naming both shapes), for an index
+///         deeper than t's rows, for several outer modes over deeper rows, or for a list of
+///         the index above its last level whose length differs from t's (naming it);
+///         IndexError naming the row (or the list, by its positions) and the index when an
+///         index is outside it (nothing is returned)
 template <class T, std::integral I>
 JaggedTensor<T> take_each(const JaggedTensor<T>& t, const JaggedTensor<I>& indices) {
-  detail::check_flat_rows_of("take_each", t, "a tensor");
-  detail::check_flat_rows_of("take_each", indices, "an index");
+  if (!detail::flat_rows(t) || !detail::flat_rows(indices)) {
+    return detail::take_each_deep(t, indices);
+  }
   if (!std::ranges::equal(t.shape().outer_extents(), indices.shape().outer_extents())) {
     detail::fail<ShapeError>("take_each", "an index of shape ", indices.shape().to_string(),
                              " for a tensor of shape ", t.shape().to_string(),
@@ -117,17 +259,37 @@ JaggedTensor<T> take_each(const JaggedTensor<T>& t, const JaggedTensor<I>& indic
 /// Picks the same number of elements from each row by a dense index whose leading extents are
 /// the outer extents (`[n, k]` for `n * var`: row r of the result is `t[r][indices(r, j)]`);
 /// `take_each(t, argmax(t, 1, true))` is each row's maximum as a one-element row.
-/// @param t a tensor with 1-D rows
-/// @param indices integers of shape `outer extents + [k]`
-/// @return a new tensor whose rows all have k elements
-/// @throws ShapeError when the rows are not 1-D or the index has another shape; IndexError
-///         naming the row and the index when an index is outside its row (an empty row has
-///         none: awkward gives None there, strata has no missing values yet)
+/// Of rows of rank >= 2 (one outer axis) a dense index `[n, k]` picks k lists (sub-rows) of
+/// each row, `[n, m, k]` k elements of each of the m lists of every row, as the jagged index
+/// of that regular structure does.
+/// @param t a jagged tensor
+/// @param indices integers of shape `outer extents + [k]` (1-D rows), or `[n, ...]` no deeper
+///         than t's rows
+/// @return a new tensor whose rows all have k elements (or sub-rows)
+/// @throws ShapeError when the index has another shape; IndexError naming the row and the
+///         index when an index is outside its row (an empty row has none: awkward gives None
+///         there; pad_none() first)
 template <class T, std::integral I>
 JaggedTensor<T> take_each(const JaggedTensor<T>& t, const Tensor<I>& indices) {
-  detail::check_flat_rows_of("take_each", t, "a tensor");
   const IndexSpan outer = t.shape().outer_extents();
   const Index shape = indices.shape();
+  if (!detail::flat_rows(t)) {
+    if (outer.size() != 1 || shape.size() < 2 || shape[0] != outer[0]) {
+      detail::fail<ShapeError>("take_each", "an index of shape ", to_string(shape),
+                               " for a tensor of shape ", t.shape().to_string(),
+                               ": rows of rank 2 or more take one outer axis and an index of "
+                               "the rows' number and one or more axes");
+    }
+    const auto depth = static_cast<int>(shape.size() - 1);  // the regular index as a jagged one
+    Index extents;
+    extents.reserve(static_cast<std::size_t>(shape[0] * depth));
+    for (index_t r = 0; r < shape[0]; ++r) {
+      extents.insert(extents.end(), shape.begin() + 1, shape.end());
+    }
+    return detail::take_each_deep(
+        t, JaggedTensor<I>::from_dense(indices, Jagged::from_extents(outer, depth, extents)));
+  }
+  detail::check_flat_rows_of("take_each", t, "a tensor");
   if (shape.size() != outer.size() + 1 ||
       !std::ranges::equal(outer, IndexSpan(shape).first(outer.size()))) {
     detail::fail<ShapeError>("take_each", "an index of shape ", to_string(shape),
@@ -152,17 +314,29 @@ JaggedTensor<T> take_each(const JaggedTensor<T>& t, const Tensor<I>& indices) {
 /// Keeps, in each row, the elements a ragged boolean mask of the same structure marks
 /// (awkward's `array[mask]`): the rows keep their order and may become empty.
 ///
+/// Rows of rank 2 or more (one outer axis) are filtered at the mask's depth, as awkward does:
+/// a `n * var` mask keeps whole lists (or rectangular sub-rows: the jets of `n * var * 4`
+/// whose momentum passes a cut), a mask of t's own structure keeps elements inside each list.
+///
 /// @code
 /// filter_each(t, t > 3.0)   // [[0, 1.1, 2.2], [], [3.3, 4.4]] -> [[], [], [3.3, 4.4]]
+/// JaggedTensor events(vector<vector<vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}}});
+/// filter_each(events, events > 2);  // [[[], [3]], [[4, 5, 6]]]
+/// filter_each(events, JaggedTensor<bool>(vector<vector<bool>>{{false, true}, {true}}));
+///                                   // [[[3]], [[4, 5, 6]]]: whole lists
 /// @endcode
-/// @param t a tensor with 1-D rows
-/// @param mask booleans of t's jagged shape
+/// @param t a jagged tensor
+/// @param mask booleans of t's jagged shape, or for rows of rank >= 2 of its structure down to
+///         the mask's depth
 /// @return a new tensor over the same outer modes
-/// @throws ShapeError when the rows are not 1-D or the mask has another structure (naming
-///         the first row whose length differs)
+/// @throws ShapeError when the mask has another structure (naming the first row, or list by
+///         its positions, whose length differs), is deeper than t's rows, or for several outer
+///         modes over deeper rows
 template <class T>
 JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& mask) {
-  detail::check_flat_rows_of("filter_each", t, "a tensor");
+  if (!detail::flat_rows(t) || !detail::flat_rows(mask)) {
+    return detail::filter_each_deep(t, mask);
+  }
   const std::span<const index_t> from = t.offsets();
   const std::span<const index_t> marks = mask.offsets();
   if (!std::ranges::equal(t.shape().outer_extents(), mask.shape().outer_extents()) ||
@@ -197,9 +371,9 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& 
   });
 }
 
-/// filter_each() with a mask given as a jagged expression (`filter_each(t, t > 3.0)`),
-/// evaluated first.
-/// @param t a tensor with 1-D rows
+/// filter_each() with a mask given as a jagged expression (`filter_each(t, t > 3.0)`, or
+/// `filter_each(jets, pt > 30.0)` with `pt` one value per jet), evaluated first.
+/// @param t a jagged tensor
 /// @param mask a jagged expression of booleans of t's jagged shape
 /// @return a new tensor over the same outer modes
 /// @throws ShapeError as the JaggedTensor overload

@@ -32,6 +32,7 @@ template <class T>
 class ListArray;
 
 namespace detail {
+struct ListLevel;
 /// What strata's other headers reach inside a ListArray: unflatten with their operation's name
 /// in its errors.
 struct ListArrayAccess {
@@ -39,6 +40,17 @@ struct ListArrayAccess {
   static ListArray<T> unflatten(std::string_view op, const ListArray<T>& lists,
                                 const JaggedTensor<I>& counts, index_t axis) {
     return lists.split(op, counts, static_cast<std::size_t>(axis - 1), axis);
+  }
+  /// Level @p l of @p lists (0: the rows).
+  template <class T>
+  static const ListLevel& level(const ListArray<T>& lists, std::size_t l) {
+    return lists.levels_[l];
+  }
+  /// Every entry e of level @p l of @p lists gets the entries `pick(e, chosen)` appends
+  /// (positions in level l + 1, or in the values at the last level).
+  template <class T, class Pick>
+  static ListArray<T> regroup(const ListArray<T>& lists, std::size_t l, Pick&& pick) {
+    return lists.regroup(l, std::forward<Pick>(pick));
   }
 };
 

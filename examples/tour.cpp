@@ -837,7 +837,9 @@ void jagged() {
   const JaggedTensor<double> jet_pt(std::vector<std::vector<double>>{{10, 40, 35}, {}, {50}});
   std::cout << "jets " << jets.type_string() << ", those with pt > 30 "
             << strata::filter_each(jets, jet_pt > 30.0) << ", by falling pt "
-            << strata::take_each(jets, strata::argsort(jet_pt, false)) << "; cells[cells > 2] "
+            << strata::take_each(jets, strata::argsort(jet_pt, false))
+            << ", each jet's first number (awkward's jets[:, :, 0]) "
+            << strata::chip_each(jets, 0, 2) << "; cells[cells > 2] "
             << strata::filter_each(cells, cells > 2) << ", each list sorted by its argsort "
             << strata::take_each(cells, strata::argsort(cells, false)) << "\n";
   // flatten and unflatten at any axis (awkward's ak.flatten / ak.unflatten), views too: every

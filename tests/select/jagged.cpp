@@ -350,3 +350,83 @@ TEST_CASE("take_each and filter_each of rows of lists reject bad indices and mas
       "filter_each", "no deeper than the rows");
   CHECK(strata::to_string(events) == before);
 }
+
+TEST_CASE("chip_each at an inner axis takes element i of every list, as awkward's [:, :, i]",
+          "[select][jagged]") {
+  std::mt19937 rng(20261129);
+  for (int trial = 0; trial < 16; ++trial) {
+    std::uniform_int_distribution<int> lists(0, trial % 3 == 0 ? 1 : 5);
+    const bool rectangular = trial % 4 == 1;
+    Deep data = strata::test::random_deep(
+        rng, static_cast<std::size_t>(trial % 5 == 0 ? 1 : 3 + trial * 7), lists, rectangular);
+    double next = 1000;
+    for (auto& row : data) {  // every list at least two long (rectangular rows stay so)
+      for (auto& list : row) {
+        while (list.size() < 2) {
+          list.push_back(next++);
+        }
+      }
+    }
+    const JaggedTensor<double> t = strata::test::deep_tensor(data, rectangular);
+    for (const index_t i : {index_t{0}, index_t{1}, index_t{-1}, index_t{-2}}) {
+      Rows expected;
+      for (const auto& row : data) {
+        expected.emplace_back();
+        for (const auto& list : row) {
+          const auto n = static_cast<index_t>(list.size());
+          expected.back().push_back(list[static_cast<std::size_t>(i < 0 ? i + n : i)]);
+        }
+      }
+      INFO(t.type_string() << ", element " << i);
+      CHECK(rows_of(strata::chip_each(t, i, 2)) == expected);
+      CHECK(rows_of(strata::chip_each(t, i, -1)) == expected);
+    }
+    // A slice of rows chips as itself.
+    const auto half = static_cast<index_t>(data.size() / 2);
+    Rows firsts;
+    for (auto r = static_cast<std::size_t>(half); r < data.size(); ++r) {
+      firsts.emplace_back();
+      for (const auto& list : data[r]) {
+        firsts.back().push_back(list.front());
+      }
+    }
+    CHECK(rows_of(strata::chip_each(t.rows(half, static_cast<index_t>(data.size())), 0, 2)) ==
+          firsts);
+  }
+  // Three ragged levels, by hand: list i of each list of lists (axis 2), or element i of each
+  // innermost list (axis 3); axis 1 is the member chip_each.
+  using V3 = std::vector<std::vector<std::vector<int>>>;
+  const JaggedTensor<int> deep(std::vector<V3>{{{{1, 2}, {3}}, {{4}}}, {{{5, 6, 7}}}, {}});
+  CHECK(strata::to_string(strata::chip_each(deep, 0, 2)) == "[[[1, 2], [4]], [[5, 6, 7]], []]");
+  CHECK(strata::to_string(strata::chip_each(deep, -1, 3)) == "[[[2, 3], [4]], [[7]], []]");
+  const JaggedTensor<int> events(V3{{{1, 2}, {3}}, {{4, 5, 6}}});
+  CHECK(strata::to_string(strata::chip_each(events, 0, 1)) ==
+        strata::to_string(events.chip_each(0)));
+  const JaggedTensor<double> jets(std::vector<std::vector<std::vector<double>>>{
+      {{10, 0, 1, 2}, {40, 3, 4, 5}}, {}, {{50, 0, 0, 0}}});
+  CHECK(strata::to_string(strata::chip_each(jets, 0, 2)) == "[[10, 40], [], [50]]");
+  CHECK(strata::to_string(strata::chip_each(jets, 3, 2)) == "[[2, 5], [], [0]]");
+}
+
+TEST_CASE("chip_each at an inner axis rejects bad axes and positions, naming them",
+          "[select][jagged][errors]") {
+  using strata::test::check_error;
+  using V3 = std::vector<std::vector<std::vector<int>>>;
+  const JaggedTensor<int> events(V3{{{1, 2}, {3}}, {{4, 5, 6}}});
+  const std::string before = strata::to_string(events);
+  check_error<strata::IndexError>([&] { (void)strata::chip_each(events, 1, 2); }, "chip_each",
+                                  "index 1 is outside the list at [0, 1] of length 1");
+  check_error<strata::IndexError>([&] { (void)strata::chip_each(events, -4, -1); }, "chip_each",
+                                  "index -4 is outside the list at [0, 0]");
+  check_error<strata::IndexError>([&] { (void)strata::chip_each(events, 0, 3); }, "chip_each",
+                                  "axis 3 is not an inner axis");
+  check_error<strata::IndexError>([&] { (void)strata::chip_each(events, 0, 0); }, "chip_each",
+                                  "axis 0 is not an inner axis");
+  const JaggedTensor<int> flat(std::vector<std::vector<int>>{{1}});
+  check_error<strata::ShapeError>([&] { (void)strata::chip_each(flat, 0, 1); }, "chip_each",
+                                  "rows of rank 2 or more");
+  const JaggedTensor<std::int32_t> deep(std::vector<V3>{{{{1, 2}, {3}}, {{4}}}});
+  check_error<strata::IndexError>([&] { (void)strata::chip_each(deep, 1, 3); }, "chip_each",
+                                  "the list at [0, 0, 1]");
+  CHECK(strata::to_string(events) == before);
+}

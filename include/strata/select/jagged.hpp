@@ -382,6 +382,66 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const M& mask) {
   return filter_each(t, evaluate_jagged<bool>(mask));
 }
 
+/// Element @p i of every list at inner axis @p axis (awkward's `array[:, :, i]` for axis 2,
+/// `array[:, :, :, i]` for axis 3; negative counts from each list's end), into a new tensor one
+/// level less deep. Of jets `n * var * 4` (four numbers per jet) `chip_each(jets, 0, 2)` is
+/// the first number of every jet (`n * var`); of `n * var * var` the first element of every
+/// list; of deeper rows at a middle axis, list i of every list of lists. Axis 1 is
+/// JaggedTensor::chip_each(i) (awkward's `array[:, i]`: sub-row i of every row).
+/// @code
+/// JaggedTensor events(vector<vector<vector<int>>>{{{1, 2}, {3}}, {{4, 5, 6}}});
+/// chip_each(events, 0, 2);    // [[1, 3], [4]]
+/// chip_each(events, -1, -1);  // [[2, 3], [6]]
+/// @endcode
+/// @param t a jagged tensor with one outer axis and rows of rank >= 2
+/// @param i the position in each list
+/// @param axis the inner axis, 1 to the rows' rank (negative from the end)
+/// @return a new tensor
+/// @throws IndexError for an axis that is not an inner axis, or naming the first list (by its
+///         positions: `the list at [2, 0]` is row 2's list 0) without element @p i;
+///         ShapeError for 1-D rows (JaggedTensor::select_each(i) gives their elements) or
+///         several outer axes
+template <class T>
+JaggedTensor<T> chip_each(const JaggedTensor<T>& t, index_t i, index_t axis) {
+  constexpr std::string_view op = "chip_each";
+  const Jagged& shape = t.shape();
+  const index_t rank = shape.rank();
+  const index_t a = axis < 0 ? axis + rank : axis;
+  if (a < shape.outer_rank() || a >= rank) {
+    detail::fail<IndexError>(op, "axis ", axis, " is not an inner axis of ", shape.to_string(),
+                             " (", shape.outer_rank(), " to ", rank - 1, ", or -",
+                             shape.inner_rank(), " to -1)");
+  }
+  if (shape.outer_rank() != 1 || detail::flat_rows(t)) {
+    detail::fail<ShapeError>(op, "axis ", axis, " of ", shape.to_string(),
+                             ": chip_each takes one outer axis and rows of rank 2 or more (the "
+                             "elements of 1-D rows: select_each(",
+                             i, "))");
+  }
+  if (a == 1) {
+    return t.chip_each(i);
+  }
+  // List i of every entry at level a - 1 (a value at the last level), then that level merged
+  // into the one above: each entry above holds the chosen ones.
+  const ListArray<T> lists(t);
+  const auto l = static_cast<std::size_t>(a - 1);
+  const detail::ListLevel& v = detail::ListArrayAccess::level(lists, l);
+  return detail::ListArrayAccess::regroup(lists, l,
+                                          [&](index_t e, std::vector<index_t>& chosen) {
+                                            const index_t length = v.stops[e] - v.starts[e];
+                                            const index_t k = i < 0 ? i + length : i;
+                                            if (k < 0 || k >= length) {
+                                              detail::fail<IndexError>(
+                                                  op, "index ", i, " is outside ",
+                                                  detail::entry_name(lists, l, e, t.first_row()),
+                                                  " of length ", length);
+                                            }
+                                            chosen.push_back(v.starts[e] + k);
+                                          })
+      .flatten(a)
+      .to_jagged();
+}
+
 namespace detail {
 
 /// Consecutive rows [first, first + count) of a source tensor.

@@ -20,6 +20,7 @@
 #include <limits>
 #include <random>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -1157,6 +1158,103 @@ void reverse_lists_view(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
 }
 
+// Filtering rows of lists at two depths (awkward's jets[mask]): a `n * var` mask keeps whole
+// lists (the jets whose first value is positive), a mask of the events' structure keeps values
+// inside each list. The hand loops write the packed result (values + list offsets + event
+// offsets, a ListOffsetArray of depth 2).
+
+const JaggedTensor<bool>& list_mask() {  // one flag per list: its first value is positive
+  static const JaggedTensor<bool> mask = [] {
+    const std::vector<std::vector<std::vector<float>>>& rows = nested_jets();
+    std::vector<std::vector<bool>> flags(rows.size());
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      for (const auto& list : rows[r]) {
+        flags[r].push_back(!list.empty() && list.front() > 0.0F);
+      }
+    }
+    return JaggedTensor<bool>(flags);
+  }();
+  return mask;
+}
+
+const JaggedTensor<bool>& value_mask() {  // one flag per value: it is positive
+  static const JaggedTensor<bool> mask(jets() > 0.0F);
+  return mask;
+}
+
+void filter_lists_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().data();
+  const bool* keep = list_mask().data();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  const std::vector<index_t>& events = list_offsets().events;
+  for (auto _ : state) {
+    std::vector<float> out;
+    out.reserve(static_cast<std::size_t>(jets().size()));
+    std::vector<index_t> list_ends{0};
+    list_ends.reserve(lists.size());
+    std::vector<index_t> event_ends{0};
+    event_ends.reserve(events.size());
+    for (std::size_t e = 0; e + 1 < events.size(); ++e) {
+      for (auto j = static_cast<std::size_t>(events[e]); std::cmp_less(j, events[e + 1]); ++j) {
+        if (keep[j]) {
+          out.insert(out.end(), values + lists[j], values + lists[j + 1]);
+          list_ends.push_back(static_cast<index_t>(out.size()));
+        }
+      }
+      event_ends.push_back(static_cast<index_t>(list_ends.size() - 1));
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(list_ends.data());
+    benchmark::DoNotOptimize(event_ends.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void filter_lists_strata(benchmark::State& state) {
+  bench::one_thread();
+  for (auto _ : state) {
+    const JaggedTensor<float> kept = strata::filter_each(jets(), list_mask());
+    benchmark::DoNotOptimize(kept.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void filter_inside_hand(benchmark::State& state) {
+  bench::one_thread();
+  const float* values = jets().data();
+  const bool* keep = value_mask().data();
+  const std::vector<index_t>& lists = list_offsets().lists;
+  const std::vector<index_t>& events = list_offsets().events;
+  for (auto _ : state) {
+    std::vector<float> out;
+    out.reserve(static_cast<std::size_t>(jets().size()));
+    std::vector<index_t> list_ends(lists.size());
+    list_ends[0] = 0;
+    for (std::size_t j = 0; j + 1 < lists.size(); ++j) {
+      for (index_t k = lists[j]; k < lists[j + 1]; ++k) {
+        if (keep[k]) {
+          out.push_back(values[k]);
+        }
+      }
+      list_ends[j + 1] = static_cast<index_t>(out.size());
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::DoNotOptimize(list_ends.data());
+    benchmark::DoNotOptimize(events.data());  // the events' offsets stay as they are
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
+void filter_inside_strata(benchmark::State& state) {
+  bench::one_thread();
+  for (auto _ : state) {
+    const JaggedTensor<float> kept = strata::filter_each(jets(), value_mask());
+    benchmark::DoNotOptimize(kept.data());
+  }
+  state.SetBytesProcessed(state.iterations() * jets().size() * static_cast<index_t>(sizeof(float)));
+}
+
 // Making rows of lists: from nested std::vectors (what a user has first), against the hand loop
 // writing values + list offsets + event offsets; and a new tensor of the same shape (an
 // expression's result), against the hand loop writing a new values array.
@@ -1334,6 +1432,10 @@ BENCHMARK(row_strata)->Name("row/strata")->Unit(benchmark::kMicrosecond);
 BENCHMARK(reverse_lists_hand)->Name("reverse_lists/packed_hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(reverse_lists_copy)->Name("reverse_lists/strata_copy")->Unit(benchmark::kMillisecond);
 BENCHMARK(reverse_lists_view)->Name("reverse_lists/strata_view")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_lists_hand)->Name("filter_lists/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_lists_strata)->Name("filter_lists/strata")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_inside_hand)->Name("filter_inside_lists/hand")->Unit(benchmark::kMillisecond);
+BENCHMARK(filter_inside_strata)->Name("filter_inside_lists/strata")->Unit(benchmark::kMillisecond);
 BENCHMARK(lists_from_nested_hand)->Name("lists_from_nested/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(lists_from_nested_strata)
     ->Name("lists_from_nested/strata")

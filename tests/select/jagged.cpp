@@ -254,6 +254,15 @@ TEST_CASE("take_each and filter_each choose the lists of rows of lists, or insid
         marks.begin() + static_cast<std::ptrdiff_t>(half), marks.end()));
     CHECK(deep_of(strata::filter_each(tail, tail_mask)) ==
           Deep(kept.begin() + static_cast<std::ptrdiff_t>(half), kept.end()));
+    const auto from = static_cast<std::ptrdiff_t>(half);
+    const JaggedTensor<std::int32_t> tail_index(std::vector<std::vector<std::vector<std::int32_t>>>(
+        inner_picks.begin() + from, inner_picks.end()));
+    const JaggedTensor<bool> tail_marks(
+        std::vector<std::vector<std::vector<bool>>>(inner_marks.begin() + from, inner_marks.end()));
+    CHECK(deep_of(strata::take_each(tail, tail_index)) ==
+          Deep(inner_taken.begin() + from, inner_taken.end()));
+    CHECK(deep_of(strata::filter_each(tail, tail_marks)) ==
+          Deep(inner_kept.begin() + from, inner_kept.end()));
   }
 }
 
@@ -429,4 +438,104 @@ TEST_CASE("chip_each at an inner axis rejects bad axes and positions, naming the
   check_error<strata::IndexError>([&] { (void)strata::chip_each(deep, 1, 3); }, "chip_each",
                                   "the list at [0, 0, 1]");
   CHECK(strata::to_string(events) == before);
+}
+
+TEST_CASE("take_each and filter_each choose at every depth of rows of three ragged levels",
+          "[select][jagged]") {
+  // The general path (ListArray's regroup, then packed): rows of lists of lists of values,
+  // chosen at depth 1, 2 and 3 against the same choices made on nested vectors.
+  using V1 = std::vector<int>;
+  using V2 = std::vector<V1>;
+  using V3 = std::vector<V2>;
+  using V4 = std::vector<V3>;
+  std::mt19937 rng(20261130);
+  std::uniform_int_distribution<int> few(0, 3);
+  const auto pick = [&](std::size_t n, std::size_t& k) {  // a position, negative half the time
+    return random_position(rng, n, k);
+  };
+  const auto coin = [&] { return std::uniform_int_distribution<int>(0, 1)(rng) == 1; };
+  for (int trial = 0; trial < 30; ++trial) {
+    V4 data(static_cast<std::size_t>(1 + trial % 6));
+    int next = 0;
+    for (auto& row : data) {
+      row.resize(static_cast<std::size_t>(few(rng)));
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(few(rng)));
+        for (auto& sub : list) {
+          sub.resize(static_cast<std::size_t>(few(rng)));
+          for (int& x : sub) {
+            x = next++;
+          }
+        }
+      }
+    }
+    const JaggedTensor<int> t(data);
+    // Depth 1: lists of each row; depth 2: sub-lists of each list; depth 3: values.
+    std::vector<std::vector<int>> index1(data.size());
+    std::vector<std::vector<bool>> mask1(data.size());
+    V3 index2(data.size());
+    std::vector<std::vector<std::vector<bool>>> mask2(data.size());
+    V4 index3(data.size());
+    std::vector<std::vector<std::vector<std::vector<bool>>>> mask3(data.size());
+    V4 taken1(data.size()), kept1(data.size()), taken2(data.size()), kept2(data.size()),
+        taken3(data.size()), kept3(data.size());
+    for (std::size_t r = 0; r < data.size(); ++r) {
+      const V3& row = data[r];
+      for (int j = row.empty() ? 0 : few(rng); j > 0; --j) {
+        std::size_t k = 0;
+        index1[r].push_back(pick(row.size(), k));
+        taken1[r].push_back(row[k]);
+      }
+      index2[r].resize(row.size());
+      mask2[r].resize(row.size());
+      index3[r].resize(row.size());
+      mask3[r].resize(row.size());
+      taken2[r].resize(row.size());
+      kept2[r].resize(row.size());
+      taken3[r].resize(row.size());
+      kept3[r].resize(row.size());
+      for (std::size_t a = 0; a < row.size(); ++a) {
+        const V2& list = row[a];
+        mask1[r].push_back(coin());
+        if (mask1[r].back()) {
+          kept1[r].push_back(list);
+        }
+        for (int j = list.empty() ? 0 : few(rng); j > 0; --j) {
+          std::size_t k = 0;
+          index2[r][a].push_back(pick(list.size(), k));
+          taken2[r][a].push_back(list[k]);
+        }
+        index3[r][a].resize(list.size());
+        mask3[r][a].resize(list.size());
+        taken3[r][a].resize(list.size());
+        kept3[r][a].resize(list.size());
+        for (std::size_t b = 0; b < list.size(); ++b) {
+          const V1& sub = list[b];
+          mask2[r][a].push_back(coin());
+          if (mask2[r][a].back()) {
+            kept2[r][a].push_back(sub);
+          }
+          for (int j = sub.empty() ? 0 : few(rng); j > 0; --j) {
+            std::size_t k = 0;
+            index3[r][a][b].push_back(pick(sub.size(), k));
+            taken3[r][a][b].push_back(sub[k]);
+          }
+          for (const int x : sub) {
+            mask3[r][a][b].push_back(coin());
+            if (mask3[r][a][b].back()) {
+              kept3[r][a][b].push_back(x);
+            }
+          }
+        }
+      }
+    }
+    const auto text = [](const V4& v) { return strata::to_string(JaggedTensor<int>(v)); };
+    INFO("trial " << trial << ": " << strata::to_string(t));
+    CHECK(strata::to_string(strata::take_each(t, JaggedTensor<int>(index1))) == text(taken1));
+    CHECK(strata::to_string(strata::filter_each(t, JaggedTensor<bool>(mask1))) == text(kept1));
+    CHECK(strata::to_string(strata::take_each(t, JaggedTensor<int>(index2))) == text(taken2));
+    CHECK(strata::to_string(strata::filter_each(t, JaggedTensor<bool>(mask2))) == text(kept2));
+    CHECK(strata::to_string(strata::take_each(t, JaggedTensor<int>(index3))) == text(taken3));
+    CHECK(strata::to_string(strata::filter_each(t, JaggedTensor<bool>(mask3))) == text(kept3));
+  }
 }

@@ -153,6 +153,31 @@ JaggedTensor<T> choose_deep(std::string_view operation, std::string_view what, s
   const ListLevel& v = ListArrayAccess::level(lists, l);
   const ListLevel& w = ListArrayAccess::level(choices, l);
   const U* const given = choices.values().data();
+  if (l == 0 && lists.depth() == 2) {
+    // Lists of rows of lists: the chosen lists' values copied straight into the packed result
+    // (the general path below makes a view first, then packs it).
+    const ListLevel& in = ListArrayAccess::level(lists, 1);
+    std::vector<index_t> chosen;
+    Index counts(static_cast<std::size_t>(v.n), 0);
+    for (index_t e = 0; e < v.n; ++e) {
+      const std::size_t before = chosen.size();
+      const auto count = static_cast<std::size_t>(w.stops[e] - w.starts[e]);
+      choose(v.starts[e], v.stops[e] - v.starts[e], std::span<const U>(given + w.starts[e], count),
+             chosen, [&] { return entry_name(lists, l, e, t.first_row()); });
+      counts[static_cast<std::size_t>(e)] = static_cast<index_t>(chosen.size() - before);
+    }
+    Index lengths(chosen.size(), 0);
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+      lengths[k] = in.stops[chosen[k]] - in.starts[chosen[k]];
+    }
+    auto out = JaggedTensor<T>::for_overwrite(rows_of_lists(counts, lengths));
+    const T* const values = t.data();
+    T* o = out.data();
+    for (const index_t c : chosen) {
+      o = std::copy(values + in.starts[c], values + in.stops[c], o);
+    }
+    return out;
+  }
   return ListArrayAccess::regroup(lists, l,
                                   [&](index_t e, std::vector<index_t>& chosen) {
                                     const auto count =
@@ -162,6 +187,33 @@ JaggedTensor<T> choose_deep(std::string_view operation, std::string_view what, s
                                            [&] { return entry_name(lists, l, e, t.first_row()); });
                                   })
       .to_jagged();
+}
+
+/// Whether @p t and @p by are both rows of lists (`n * var * var`, one outer axis) with the same
+/// number of lists in every row: then an operation on the values of each list runs as the 1-D
+/// row kernel over the lists (every list a row, a view of each) and its result is regrouped
+/// by t's counts.
+template <class T, class U>
+bool same_rows_of_lists(const JaggedTensor<T>& t, const JaggedTensor<U>& by) {
+  const Jagged& a = t.shape();
+  const Jagged& b = by.shape();
+  if (a.outer_rank() != 1 || b.outer_rank() != 1 || a.inner_rank() != 2 || b.inner_rank() != 2 ||
+      a.n_rows() != b.n_rows()) {
+    return false;
+  }
+  return t.list_index()->counts == by.list_index()->counts;
+}
+
+/// @p per_list (one 1-D row per list of @p t) regrouped into t's rows of lists, sharing its
+/// values.
+template <class T, class U>
+JaggedTensor<T> regrouped_lists(const JaggedTensor<T>& per_list, const JaggedTensor<U>& t) {
+  const std::span<const index_t> starts = per_list.offsets();
+  Index lengths(starts.size() - 1, 0);
+  for (std::size_t j = 0; j < lengths.size(); ++j) {
+    lengths[j] = starts[j + 1] - starts[j];
+  }
+  return per_list.reshape(rows_of_lists(t.list_index()->counts, lengths));
 }
 
 /// take_each() of rows of rank >= 2: an index of depth d picks entries at list axis d (the
@@ -230,6 +282,16 @@ JaggedTensor<T> filter_each_deep(const JaggedTensor<T>& t, const JaggedTensor<bo
 template <class T, std::integral I>
 JaggedTensor<T> take_each(const JaggedTensor<T>& t, const JaggedTensor<I>& indices) {
   if (!detail::flat_rows(t) || !detail::flat_rows(indices)) {
+    if (detail::same_rows_of_lists(t, indices)) {
+      // Inside each list of rows of lists: the 1-D kernel over the lists. An index outside a
+      // list is reported by the general path, which names the list by its row.
+      try {
+        return detail::regrouped_lists(take_each(t.reshape(t.list_index()->lists),
+                                                 indices.reshape(indices.list_index()->lists)),
+                                       t);
+      } catch (const IndexError&) {
+      }
+    }
     return detail::take_each_deep(t, indices);
   }
   if (!std::ranges::equal(t.shape().outer_extents(), indices.shape().outer_extents())) {
@@ -335,6 +397,16 @@ JaggedTensor<T> take_each(const JaggedTensor<T>& t, const Tensor<I>& indices) {
 template <class T>
 JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& mask) {
   if (!detail::flat_rows(t) || !detail::flat_rows(mask)) {
+    if (detail::same_rows_of_lists(t, mask)) {
+      // Inside each list of rows of lists: the 1-D kernel over the lists. A list of another
+      // length is reported by the general path, which names the list by its row.
+      try {
+        return detail::regrouped_lists(
+            filter_each(t.reshape(t.list_index()->lists), mask.reshape(mask.list_index()->lists)),
+            t);
+      } catch (const ShapeError&) {
+      }
+    }
     return detail::filter_each_deep(t, mask);
   }
   const std::span<const index_t> from = t.offsets();
@@ -357,16 +429,18 @@ JaggedTensor<T> filter_each(const JaggedTensor<T>& t, const JaggedTensor<bool>& 
     }
   }
   const T* const in = t.data();
-  return detail::gather_rows(t, lengths, [&](index_t r, T* out, index_t /*n*/) {
+  return detail::gather_rows(t, lengths, [&](index_t r, T* out, index_t n) {
     const auto u = static_cast<std::size_t>(r);
     const index_t length = from[u + 1] - from[u];
     const T* const row = in + from[u];
     const bool* const row_keep = keep + marks[u];
+    // Without a branch on the mask (random masks mispredict): every value is written at the
+    // next place, which advances when it is kept; the row stops once its n are written, so
+    // no write passes the row's end.
     index_t j = 0;
-    for (index_t k = 0; k < length; ++k) {
-      if (row_keep[k]) {
-        out[j++] = row[k];
-      }
+    for (index_t k = 0; k < length && j < n; ++k) {
+      out[j] = row[k];
+      j += row_keep[k] ? 1 : 0;
     }
   });
 }

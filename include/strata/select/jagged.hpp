@@ -242,11 +242,15 @@ JaggedTensor<T> filter_each_deep(const JaggedTensor<T>& t, const JaggedTensor<bo
   return choose_deep("filter_each", "a mask", "the mask", t, mask, true,
                      [](index_t first, index_t /*length*/, std::span<const bool> keep,
                         std::vector<index_t>& chosen, const auto& /*name*/) {
+                       // Without a branch on the mask, as the 1-D kernel: each position is
+                       // written at the next place, which advances when it is kept.
+                       std::size_t at = chosen.size();
+                       chosen.resize(at + keep.size());
                        for (std::size_t k = 0; k < keep.size(); ++k) {
-                         if (keep[k]) {
-                           chosen.push_back(first + static_cast<index_t>(k));
-                         }
+                         chosen[at] = first + static_cast<index_t>(k);
+                         at += keep[k] ? 1 : 0;
                        }
+                       chosen.resize(at);
                      });
 }
 

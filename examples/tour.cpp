@@ -864,6 +864,12 @@ void jagged() {
       std::vector<std::vector<std::vector<int>>>{{{100, 200}, {300, 400}}, {}, {{500, 600}}});
   std::cout << cell_parts << " + " << per_part
             << " (one value per sub-list): " << JaggedTensor<int>(cell_parts + per_part) << "\n";
+  // A dense [n, k] against rows of k lists of lists: value i of row r applies to list i of
+  // row r (awkward's RegularArray broadcast at the first ragged level).
+  const JaggedTensor<int> two_each(std::vector<std::vector<std::vector<std::vector<int>>>>{
+      {{{1, 2}, {3}}, {{4}}}, {{{5, 6, 7}}, {}}});
+  std::cout << two_each << " + [[10, 20], [30, 40]] = "
+            << JaggedTensor<int>(two_each + Tensor<int>{{10, 20}, {30, 40}}) << "\n";
   // Long data is elided as awkward-array does.
   const std::vector<std::vector<int>> many(400, std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8});
   std::cout << JaggedTensor(many) << "\n";

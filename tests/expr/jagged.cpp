@@ -995,3 +995,89 @@ TEST_CASE("a dense operand with a regular axis broadcasts against rows of k list
     CHECK(strata::to_string(even) == "[[[1, 2], [3]], [[4], [5, 6]]]");
   }
 }
+
+TEST_CASE("a dense operand with a regular axis broadcasts against rows of k lists of lists",
+          "[expr][jagged][property]") {
+  // awkward: ak.Array([[[[1, 2], [3]], [[4]]], [[[5, 6, 7]], []]]) + np.array([[10, 20], [30,
+  // 40]]) is [[[[11, 12], [13]], [[24]]], [[[35, 36, 37]], []]]: each value of the regular axis
+  // applies to a whole list of lists.
+  using V3 = std::vector<Deep>;
+  const JaggedTensor<int> events(std::vector<std::vector<std::vector<std::vector<int>>>>{
+      {{{1, 2}, {3}}, {{4}}}, {{{5, 6, 7}}, {}}});
+  const Tensor<int> grid{{10, 20}, {30, 40}};
+  CHECK(strata::to_string(JaggedTensor<int>(events + grid)) ==
+        "[[[[11, 12], [13]], [[24]]], [[[35, 36, 37]], []]]");
+
+  std::mt19937 rng(37);
+  for (int trial = 0; trial < 30; ++trial) {
+    const auto n = static_cast<index_t>(1 + rng() % 5);
+    const auto k = static_cast<index_t>(2 + rng() % 3);
+    V3 data(static_cast<std::size_t>(n));
+    for (auto& row : data) {
+      row.resize(static_cast<std::size_t>(k));
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(rng() % 3));
+        for (auto& sub : list) {
+          sub.resize(static_cast<std::size_t>(rng() % 4));
+          for (double& x : sub) {
+            x = static_cast<double>(rng() % 9) - 4.0;
+          }
+        }
+      }
+    }
+    const JaggedTensor<double> t(data);
+    const Tensor<double> dense = regular_operand(rng, n, k, static_cast<int>(rng() % 4));
+    Tensor<double> per_row(Index{n});
+    for (index_t r = 0; r < n; ++r) {
+      per_row(r) = static_cast<double>(r);
+    }
+    V3 expected = data;
+    V3 expected_where = data;
+    V3 expected_centred = data;  // t - rows::sum(t) + dense: a per-row reduction in the tree
+    for (std::size_t r = 0; r < data.size(); ++r) {
+      double total = 0;
+      for (const auto& list : data[r]) {
+        for (const auto& sub : list) {
+          for (const double x : sub) {
+            total += x;
+          }
+        }
+      }
+      for (std::size_t i = 0; i < data[r].size(); ++i) {
+        const double v = dense(static_cast<index_t>(r), static_cast<index_t>(i));
+        for (std::size_t j = 0; j < data[r][i].size(); ++j) {
+          for (std::size_t m = 0; m < data[r][i][j].size(); ++m) {
+            const double x = data[r][i][j][m];
+            expected[r][i][j][m] = x * v + static_cast<double>(r);
+            expected_where[r][i][j][m] = x > 0 ? v : x;
+            expected_centred[r][i][j][m] = x - total + v;
+          }
+        }
+      }
+    }
+    const auto text = [](const V3& v) { return strata::to_string(JaggedTensor<double>(v)); };
+    INFO("trial " << trial << ": " << n << " rows of " << k << " lists of lists");
+    for (const int threads : strata::test::thread_counts) {
+      strata::test::with_threads(threads, [&] {
+        CHECK(strata::to_string(JaggedTensor<double>(t * dense + per_row)) == text(expected));
+        CHECK(strata::to_string(JaggedTensor<double>(strata::where(t > 0.0, dense, t))) ==
+              text(expected_where));
+        CHECK(strata::to_string(JaggedTensor<double>(t - strata::rows::sum(t) + dense)) ==
+              text(expected_centred));
+        JaggedTensor<double> in_place = t.copy();
+        in_place *= dense;
+        in_place += per_row;
+        CHECK(strata::to_string(in_place) == text(expected));
+      });
+    }
+  }
+
+  SECTION("rows with another number of lists of lists: BroadcastError, nothing written") {
+    JaggedTensor<double> uneven(V3{{{{1, 2}}, {{3}}}, {{{4}}}});
+    const std::string before = strata::to_string(uneven);
+    const Tensor<double> two(Index{2, 2});
+    strata::test::check_error<strata::BroadcastError>([&] { uneven += two; }, "jagged expression",
+                                                      "regular axis of 2 but row 1 of");
+    CHECK(strata::to_string(uneven) == before);
+  }
+}

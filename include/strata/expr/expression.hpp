@@ -75,7 +75,8 @@ struct Prepared {
   const void* destination_first = nullptr;        // the destination's first value (jagged mode)
   std::vector<bool> ragged;  // one per leaf: a jagged leaf (else a per-row one)
   // Dense leaves with a regular axis (awkward's RegularArray against `n * var` rows that all
-  // have its length): the leaf's number and its stride along the row.
+  // have its length): the leaf's number and its stride along the row; a regular axis against
+  // the lists of deeper rows is expanded (ragged, a step of 1 from the row's start).
   std::vector<std::pair<std::size_t, index_t>> regular;
   index_t broadcast_leaves = 0;  // jagged leaves with shallower rows (expanded, or per_list)
   // Walking the destination list by list (rows of lists, no per-row reduction in the tree): a
@@ -202,17 +203,19 @@ struct Prepared {
   }
 
   /// A dense leaf `[n, k]` (or `[1, k]`) against rows of lists (`n * var * var`, or
-  /// rectangular rows) every one of which has k lists: awkward's RegularArray broadcast
-  /// against the first ragged level, each value applying to a whole list. Registered as the
-  /// `n * var` leaf of rows of length k it is, read in place list by list (the tree is then
-  /// walked by lists). False when the leaf is not of that kind (the per-row rule applies); a
-  /// BroadcastError names a row whose number of lists is not k, and a tree with a per-row
-  /// reduction (which is walked by rows).
+  /// rectangular rows; or deeper, `n * var * var * var`) every one of which has k lists:
+  /// awkward's RegularArray broadcast against the first ragged level, each value applying to
+  /// a whole list (a whole list of lists, deeper). Registered as the `n * var` leaf of rows of
+  /// length k it is: of rows of lists read in place list by list (the tree is then walked by
+  /// lists), of deeper rows expanded as a `n * var` leaf is. False when the leaf is not of
+  /// that kind (the per-row rule applies); a BroadcastError names a row whose number of lists
+  /// is not k, and, for rows of lists, a tree with a per-row reduction (which is walked by
+  /// rows).
   template <class T>
   bool add_regular_lists(const Tensor<const T>& t) {
     const Index extents = t.shape();
     if (!jagged_mode || !has_jagged || jagged_shape.outer_rank() != 1 ||
-        jagged_shape.inner_rank() != 2 || extents.size() != 2 || extents[1] == 1) {
+        jagged_shape.inner_rank() < 2 || extents.size() != 2 || extents[1] == 1) {
       return false;
     }
     const index_t n = jagged_shape.n_rows();
@@ -221,20 +224,30 @@ struct Prepared {
       return false;
     }
     constexpr std::string_view op = "jagged expression";
-    if (!walk_lists) {
+    const bool lists = jagged_shape.inner_rank() == 2;
+    if (!walk_lists && lists) {
       fail<BroadcastError>(op, "a dense operand of shape ", to_string(extents),
                            " (a regular axis against the lists of ", jagged_shape.to_string(),
                            ") is read list by list, and this expression has a per-row "
                            "reduction (strata::rows); evaluate the reduction first");
     }
-    if (jagged_lists == nullptr) {  // rectangular rows: made here
+    if (lists && jagged_lists == nullptr) {  // rectangular rows: made here
       jagged_lists = list_index(jagged_shape.rows());
     }
-    for (std::size_t r = 0; r < jagged_lists->counts.size(); ++r) {
-      if (jagged_lists->counts[r] != k) {
+    std::vector<index_t> counts;  // each row's number of lists (deeper: of lists of lists)
+    if (lists) {
+      counts = jagged_lists->counts;
+    } else {
+      const std::vector<index_t> first = level_offsets(jagged_shape, op).front();
+      for (std::size_t r = 0; r + 1 < first.size(); ++r) {
+        counts.push_back(first[r + 1] - first[r]);
+      }
+    }
+    for (std::size_t r = 0; r < counts.size(); ++r) {
+      if (counts[r] != k) {
         fail<BroadcastError>(op, "a dense operand of shape ", to_string(extents),
                              " has a regular axis of ", k, " but row ", r, " of ",
-                             jagged_shape.to_string(), " has ", jagged_lists->counts[r],
+                             jagged_shape.to_string(), " has ", counts[r],
                              " lists (a regular axis broadcasts only against rows of that many "
                              "lists)");
       }
@@ -249,6 +262,10 @@ struct Prepared {
         std::vector<index_t>(static_cast<std::size_t>(n), k), std::move(values)));
     kept.push_back(leaf);
     add_jagged(*leaf);
+    if (!lists) {
+      // Expanded to the rows' values: a dense node reads it with a step of 1 along each row.
+      regular.emplace_back(maps.size() - 1, 1);
+    }
     return true;
   }
 

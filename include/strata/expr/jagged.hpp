@@ -157,7 +157,9 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
                              : prepared.maps[m].global_to_local(r);
         }
         for (const auto& [m, step] : prepared.regular) {
-          run.start[m] = count > 0 ? prepared.maps[m].global_to_local(r * count) : 0;
+          run.start[m] = prepared.ragged[m] ? begin
+                         : count > 0        ? prepared.maps[m].global_to_local(r * count)
+                                            : 0;
         }
         run.length = count;
         const auto value = e.template bind<0, decltype(unit)::value>(run);

@@ -173,8 +173,13 @@ JaggedTensor<T> choose_deep(std::string_view operation, std::string_view what, s
     auto out = JaggedTensor<T>::for_overwrite(rows_of_lists(counts, lengths));
     const T* const values = t.data();
     T* o = out.data();
-    for (const index_t c : chosen) {
-      o = std::copy(values + in.starts[c], values + in.stops[c], o);
+    for (std::size_t k = 0; k < chosen.size();) {  // runs of lists that follow each other: one copy
+      const index_t start = in.starts[chosen[k]];
+      index_t stop = in.stops[chosen[k]];
+      for (++k; k < chosen.size() && in.starts[chosen[k]] == stop; ++k) {
+        stop = in.stops[chosen[k]];
+      }
+      o = std::copy(values + start, values + stop, o);
     }
     return out;
   }

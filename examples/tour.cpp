@@ -853,6 +853,14 @@ void jagged() {
             << strata::flatten(strata::unflatten(cells, halves, 2), 3)
             << "; its sums along ListAxis{-1} "
             << strata::sum(strata::unflatten(cells, halves, 2), strata::ListAxis{-1}) << "\n";
+  // Every axis of the deeper tensor reduces as awkward's does: across the lists of lists of each
+  // row (axis=-3, position by position) and across the rows (axis=0).
+  std::cout << "its sums across each row's lists (ListAxis{-3}) "
+            << strata::sum(strata::unflatten(cells, halves, 2), strata::ListAxis{-3})
+            << ", across the rows (ListAxis{0}) "
+            << strata::sum(strata::unflatten(cells, halves, 2), strata::ListAxis{0})
+            << ", the number of parts of each list (ak.num at axis 2) "
+            << strata::num(strata::unflatten(cells, halves, 2), strata::ListAxis{2}) << "\n";
   // Broadcasting as awkward does: one value per list (n * var) applies to the whole list.
   const JaggedTensor<int> per_list(std::vector<std::vector<int>>{{10, 20}, {}, {30}});
   std::cout << "cells + per_list: " << JaggedTensor<int>(cells + per_list)

@@ -468,6 +468,108 @@ TEST_CASE("reductions inside the lists of deeper rows (n * var * var * var)", "[
       }
     });
   }
+  // Across the lists of lists of each row (-3, awkward's axis=1) and across the rows (0): value
+  // [r, i, j, k] goes to [r, j, k] (owner i) or [i, j, k] (owner r), in owner order; against
+  // nested-vector groups, with empty lists at every level, NaN and infinities.
+  std::uniform_int_distribution<int> size(0, 3);
+  std::uniform_int_distribution<int> special(0, 19);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 12; ++round) {
+        Deep3 data(static_cast<std::size_t>(round % 6));  // 0 rows too
+        for (auto& row : data) {
+          row.resize(static_cast<std::size_t>(size(rng)));
+          for (auto& list : row) {
+            list.resize(static_cast<std::size_t>(size(rng)));
+            for (auto& inner : list) {
+              inner.resize(static_cast<std::size_t>(size(rng)));
+              for (double& x : inner) {
+                const int s = special(rng);
+                x = s == 0 ? kNan : s == 1 ? -kInf : value(rng);
+              }
+            }
+          }
+        }
+        const JaggedTensor<double> t(data);
+        for (const bool across_rows : {false, true}) {
+          std::vector<std::vector<std::vector<Group>>> groups;
+          if (!across_rows) {
+            groups.resize(data.size());
+          }
+          for (std::size_t r = 0; r < data.size(); ++r) {
+            for (std::size_t i = 0; i < data[r].size(); ++i) {
+              const std::size_t at = across_rows ? i : r;
+              if (groups.size() <= at) {
+                groups.resize(at + 1);
+              }
+              auto& node = groups[at];
+              for (std::size_t j = 0; j < data[r][i].size(); ++j) {
+                if (node.size() <= j) {
+                  node.resize(j + 1);
+                }
+                for (std::size_t k = 0; k < data[r][i][j].size(); ++k) {
+                  if (node[j].size() <= k) {
+                    node[j].resize(k + 1);
+                  }
+                  node[j][k].emplace_back(static_cast<index_t>(across_rows ? r : i),
+                                          data[r][i][j][k]);
+                }
+              }
+            }
+          }
+          const auto expect = [&](const std::function<double(const Group&)>& f) {
+            Deep out(groups.size());
+            for (std::size_t a = 0; a < groups.size(); ++a) {
+              for (const auto& list : groups[a]) {
+                out[a].emplace_back();
+                for (const Group& g : list) {
+                  out[a].back().push_back(f(g));
+                }
+              }
+            }
+            return strata::to_string(JaggedTensor<double>(out));
+          };
+          const auto got = [](const auto& result) {
+            return strata::to_string(JaggedTensor<double>(strata::astype<double>(result)));
+          };
+          const ListAxis axis{across_rows ? (round % 2 == 0 ? 0 : -4) : (round % 2 == 0 ? -3 : 1)};
+          INFO("round " << round << ", " << threads << " threads, ListAxis{" << axis.axis
+                        << "}: " << strata::to_string(t));
+          CHECK(got(strata::sum(t, axis)) == expect(sum_of));
+          CHECK(got(strata::max(t, axis)) ==
+                expect([](const Group& g) { return extreme_of(g, true); }));
+          CHECK(got(strata::argmin(t, axis)) ==
+                expect([](const Group& g) { return static_cast<double>(best_of(g, false)); }));
+          CHECK(got(strata::mean(t, axis)) == expect(mean_of));
+          CHECK(got(strata::var(t, axis)) == expect([](const Group& g) { return var_of(g); }));
+          CHECK(got(strata::count(t, axis)) ==
+                expect([](const Group& g) { return static_cast<double>(g.size()); }));
+          CHECK(got(strata::nansum(t, axis)) ==
+                expect([](const Group& g) { return sum_of(without_nan(g)); }));
+        }
+        // awkward's ak.num at axis 3 and 2: every innermost list's length, and the number of
+        // innermost lists in each list of a row.
+        Deep inner_lengths(data.size());
+        std::vector<std::vector<double>> list_lengths(data.size());
+        for (std::size_t r = 0; r < data.size(); ++r) {
+          for (const auto& list : data[r]) {
+            list_lengths[r].push_back(static_cast<double>(list.size()));
+            inner_lengths[r].emplace_back();
+            for (const auto& inner : list) {
+              inner_lengths[r].back().push_back(static_cast<double>(inner.size()));
+            }
+          }
+        }
+        const auto text_of = [](const auto& counts) {
+          return strata::to_string(JaggedTensor<double>(strata::astype<double>(counts)));
+        };
+        CHECK(text_of(strata::num(t, ListAxis{-1})) == text(inner_lengths));
+        CHECK(text_of(strata::num(t, ListAxis{3})) == text(inner_lengths));
+        CHECK(text_of(strata::num(t, ListAxis{-2})) ==
+              strata::to_string(JaggedTensor<double>(list_lengths)));
+      }
+    });
+  }
   // Four ragged levels: along the innermost lists, by hand.
   const JaggedTensor<int> four(std::vector<std::vector<std::vector<std::vector<std::vector<int>>>>>{
       {{{{1, 2}, {3}}, {{4}}}}, {}, {{{{5, 6, 7}}}, {}}});
@@ -475,9 +577,17 @@ TEST_CASE("reductions inside the lists of deeper rows (n * var * var * var)", "[
         "[[[[3, 3], [4]]], [], [[[18]], []]]");
   CHECK(strata::to_string(strata::sum(four, ListAxis{-2})) ==
         "[[[[4, 2], [4]]], [], [[[5, 6, 7]], []]]");
-  using strata::test::check_error;
-  check_error<strata::ShapeError>([&] { (void)strata::sum(four, ListAxis{-3}); }, "sum",
-                                  "ListAxis{-3} of");
+  // Across a higher level, by hand (awkward's axis=2, 1 and 0 of this array).
+  CHECK(strata::to_string(strata::sum(four, ListAxis{-3})) ==
+        "[[[[5, 2], [3]]], [], [[[5, 6, 7]], []]]");
+  CHECK(strata::to_string(strata::sum(four, ListAxis{-4})) ==
+        "[[[[1, 2], [3]], [[4]]], [], [[[5, 6, 7]]]]");
+  CHECK(strata::to_string(strata::sum(four, ListAxis{0})) == "[[[[6, 8, 7], [3]], [[4]]], []]");
+  CHECK(strata::to_string(strata::argmax(four, ListAxis{0})) == "[[[[2, 2, 2], [0]], [[0]]], []]");
+  // ak.num at every depth from 2.
+  CHECK(strata::to_string(strata::num(four, ListAxis{2})) == "[[2], [], [1, 0]]");
+  CHECK(strata::to_string(strata::num(four, ListAxis{-2})) == "[[[2, 1]], [], [[1], []]]");
+  CHECK(strata::to_string(strata::num(four, ListAxis{4})) == "[[[[2, 1], [1]]], [], [[[3]], []]]");
 }
 
 TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]") {
@@ -501,15 +611,14 @@ TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]"
   const JaggedTensor<double> grid(strata::Jagged::from_extents(Index{2, 2}, 1, Index{1, 0, 2, 1}));
   check_error<strata::ShapeError>([&] { (void)strata::sum(grid, ListAxis{-1}); }, "sum",
                                   "n * var * var");
-  // Deeper rows reduce inside each list of a row only.
   const JaggedTensor<double> deeper(std::vector<Deep>{{{{1.0}, {2.0}}, {}}, {}});
-  check_error<strata::ShapeError>([&] { (void)strata::sum(deeper, ListAxis{-3}); }, "sum",
-                                  "ListAxis{-3} of");
-  check_error<strata::ShapeError>([&] { (void)strata::max(deeper, ListAxis{0}); }, "max",
-                                  "deeper rows along ListAxis{-1} and ListAxis{-2}");
   check_error<strata::IndexError>([&] { (void)strata::sum(deeper, ListAxis{-5}); }, "sum",
                                   "ListAxis{-5} does not exist (rank 4");
   check_error<strata::IndexError>([&] { (void)strata::sum(deeper, ListAxis{4}); }, "sum",
                                   "ListAxis{4}");
+  check_error<strata::IndexError>([&] { (void)strata::num(deeper, ListAxis{4}); }, "num",
+                                  "ListAxis{4} does not exist (rank 4");
+  check_error<strata::ShapeError>([&] { (void)strata::num(deeper, ListAxis{-3}); }, "num",
+                                  "ListAxis{-3}: the counts along axis 1 are not jagged");
   CHECK(strata::sum(deep, {1, 2}).size() == 2);  // unchanged, still reducible
 }

@@ -7,14 +7,14 @@
 /// r that has one, so the row is as long as its longest list), or across the rows
 /// (`ListAxis{0}`, awkward's `axis=0`: a `var * var` result whose row i combines list i of
 /// every row that has one, element by element, so element k of row i combines element k of
-/// every such list that has one). Along -1 each is the per-row `n * var` reduction of
-/// strata/expr/jagged.hpp applied to the lists themselves (a view of the values, rows split
-/// between threads), so NaN, empty lists and identities behave as there and a list's values
-/// combine in the order a row's do (one after another below 16, in 8 lanes from 16 on). Across
-/// lists or rows every reduction folds the lists into their output row as they come, in list
-/// order (rows in parallel across lists; awkward's order, and the hand loop's speed), with
-/// nothing copied: the lists make columns (column k of output row o holds element k of every
-/// list that meets there), and the column reductions that reduce `n * var` along its outer
+/// every such list that has one); deeper rows take every axis too (see ListAxis). Along -1 each is
+/// the per-row `n * var` reduction of strata/expr/jagged.hpp applied to the lists themselves (a
+/// view of the values, rows split between threads), so NaN, empty lists and identities behave as
+/// there and a list's values combine in the order a row's do (one after another below 16, in 8
+/// lanes from 16 on). Across lists or rows every reduction folds the lists into their output row as
+/// they come, in list order (rows in parallel across lists; awkward's order, and the hand loop's
+/// speed), with nothing copied: the lists make columns (column k of output row o holds element k of
+/// every list that meets there), and the column reductions that reduce `n * var` along its outer
 /// axis run over them (detail::ListColumns beside detail::OuterColumns): one pass for sum,
 /// min, count and the others that take one value at a time, sums then counts for mean, NumPy's
 /// two passes after the counts for var and std, a (value, owner) fold for argmin / argmax,
@@ -37,6 +37,7 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -47,9 +48,11 @@ namespace strata {
 /// along each list, `-2` (or 1) across the lists of each row, `0` (or -3) across the rows, as
 /// awkward-array's `axis=-1`, `axis=-2` and `axis=0`. `strata::max(events,
 /// strata::ListAxis{-1})`. (A reduction given the plain axes `{1, 2}` reduces each row whole,
-/// to a dense tensor.) On deeper rows (`n * var * var * var`, one outer axis) `-1` (along each
-/// innermost list) and `-2` (across the innermost lists of each list above them), or the same
-/// counted from 0, reduce as awkward's do, the result one level less deep.
+/// to a dense tensor.) Deeper rows (`n * var * var * var` and on, one outer axis) take every
+/// axis as awkward does, the result one level less deep: `-1` along each innermost list, `-2`
+/// across the innermost lists of each list above them, and an axis higher up (`-3`, ..., `0`
+/// across the rows) merges the entries of that level under each parent position by position
+/// (value `[r, i, j, k]` of `sum(t, ListAxis{-3})` goes to `[r, j, k]`).
 struct ListAxis {
   index_t axis;  ///< -1 or 2: along each list; -2 or 1: across the lists of a row; 0 or -3:
                  ///< across the rows (list i of every row, element by element)
@@ -136,6 +139,158 @@ struct ListColumns {
   }
 };
 
+/// The lengths @p offsets give (one fewer than the offsets), for unflatten().
+inline std::vector<index_t> lengths_of(std::span<const index_t> offsets) {
+  std::vector<index_t> lengths(offsets.size() - 1);
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    lengths[i] = offsets[i + 1] - offsets[i];
+  }
+  return lengths;
+}
+
+/// The columns of a reduction across one level of rows of nested lists (`n * var * var * var`
+/// and deeper, one outer axis): the entries of that level under one parent (every row, for the
+/// rows' own level) merge position by position, as awkward's `axis` does, so value
+/// `[.., i, j, k]` of entry i goes to output position `[.., j, k]`, owned by i. Each value's
+/// column and owner are worked out once (merge_level(), O(values + entries)); the fold then runs
+/// over the values in storage order, so a column takes its values in owner order, as awkward's
+/// and the hand loop's. Nothing of the values is copied.
+template <class T>
+struct MergedColumns {
+  using value_type = T;                ///< the values folded
+  const T* values;                     ///< the tensor's values, storage order
+  const std::vector<index_t>& column;  ///< each value's column
+  const std::vector<index_t>& owner;   ///< each value's position along the merged level
+  index_t n_columns;                   ///< the output's number of values
+
+  /// The number of columns.
+  index_t size() const { return n_columns; }
+  /// The accumulators of the columns: `add(acc, x, owner, k)` for every value x of column k.
+  template <class Acc, class Add>
+  Tensor<Acc> operator()(Acc init, Add add) const {
+    auto out = Tensor<Acc>::for_overwrite(Index{n_columns});
+    Acc* const o = out.data();
+    std::fill_n(o, n_columns, init);
+    for (std::size_t v = 0; v < column.size(); ++v) {
+      add(o[column[v]], values[v], owner[v], column[v]);
+    }
+    return out;
+  }
+};
+
+/// Where the values of a tensor of rows of nested lists go when level @p level merges (0: the
+/// rows themselves; level k: the entries at depth k of each row, merged under their parent):
+/// the output's lengths level by level (its rows first) and each value's column and owner.
+struct MergedLevel {
+  std::vector<std::vector<index_t>> lengths;  ///< the output's nodes' lengths, rows first
+  std::vector<index_t> column;                ///< each value's column
+  std::vector<index_t> owner;                 ///< each value's position along the merged level
+  index_t n_columns = 0;                      ///< the output's number of values
+};
+
+/// merge_level() of the levels @p offsets (level_offsets()): the entries of level @p level
+/// under one parent form a group; a group's output node is as long as its longest member, and
+/// its child j groups the j-th children of the members that have one, in member order (so the
+/// output's nodes come level by level in storage order), down to the values.
+inline MergedLevel merge_level(const std::vector<std::vector<index_t>>& offsets,
+                               std::size_t level) {
+  MergedLevel m;
+  const std::vector<index_t>& top = offsets.front();
+  const auto length = [&offsets](std::size_t l, index_t node) {
+    const std::vector<index_t>& o = offsets[l];
+    return o[static_cast<std::size_t>(node) + 1] - o[static_cast<std::size_t>(node)];
+  };
+  // The groups at the current level: members (node numbers, with owners), group g holding
+  // members [first[g], first[g + 1]).
+  std::vector<index_t> members;
+  std::vector<index_t> owners;
+  std::vector<index_t> first{0};
+  const auto n_rows = static_cast<index_t>(top.size()) - 1;
+  if (level == 0) {  // one group: every row, owned by its number
+    members.resize(static_cast<std::size_t>(n_rows));
+    std::iota(members.begin(), members.end(), index_t{0});
+    owners = members;
+    first.push_back(n_rows);
+  } else {
+    // The levels above keep their lengths; each node of level - 1 groups its children.
+    for (std::size_t l = 0; l + 1 < level; ++l) {
+      m.lengths.push_back(lengths_of(offsets[l]));
+    }
+    const std::vector<index_t>& parents = offsets[level - 1];
+    first.assign(parents.begin(), parents.end());
+    members.resize(static_cast<std::size_t>(parents.back()));
+    std::iota(members.begin(), members.end(), index_t{0});
+    owners.resize(members.size());
+    for (std::size_t g = 0; g + 1 < first.size(); ++g) {
+      for (index_t i = first[g]; i < first[g + 1]; ++i) {
+        owners[static_cast<std::size_t>(i)] = i - first[g];
+      }
+    }
+  }
+  std::vector<index_t> count;
+  for (std::size_t l = level; l < offsets.size(); ++l) {
+    const std::vector<index_t>& o = offsets[l];
+    const bool last = l + 1 == offsets.size();  // the children are the values
+    std::vector<index_t>& widths = m.lengths.emplace_back(first.size() - 1, 0);
+    if (last) {
+      m.column.assign(static_cast<std::size_t>(o.back()), 0);
+      m.owner.assign(m.column.size(), 0);
+    }
+    std::vector<index_t> next_members;
+    std::vector<index_t> next_owners;
+    std::vector<index_t> next_first{0};
+    for (std::size_t g = 0; g + 1 < first.size(); ++g) {
+      const auto lo = static_cast<std::size_t>(first[g]);
+      const auto hi = static_cast<std::size_t>(first[g + 1]);
+      index_t& width = widths[g];
+      for (std::size_t i = lo; i < hi; ++i) {
+        width = std::max(width, length(l, members[i]));
+      }
+      if (last) {
+        for (std::size_t i = lo; i < hi; ++i) {
+          const auto v0 = o[static_cast<std::size_t>(members[i])];
+          for (index_t j = 0; j < length(l, members[i]); ++j) {
+            m.column[static_cast<std::size_t>(v0 + j)] = m.n_columns + j;
+            m.owner[static_cast<std::size_t>(v0 + j)] = owners[i];
+          }
+        }
+        m.n_columns += width;
+        continue;
+      }
+      // Child j of the group: the j-th child of every member that has one (counted, then
+      // placed), so the children come in member order within each position.
+      count.assign(static_cast<std::size_t>(width) + 1, 0);
+      for (std::size_t i = lo; i < hi; ++i) {
+        for (index_t j = 0; j < length(l, members[i]); ++j) {
+          ++count[static_cast<std::size_t>(j) + 1];
+        }
+      }
+      std::partial_sum(count.begin(), count.end(), count.begin());
+      const auto base = static_cast<index_t>(next_members.size());
+      next_members.resize(next_members.size() + static_cast<std::size_t>(count.back()));
+      next_owners.resize(next_members.size());
+      for (index_t j = 1; j <= width; ++j) {
+        next_first.push_back(base + count[static_cast<std::size_t>(j)]);
+      }
+      for (std::size_t i = lo; i < hi; ++i) {
+        const index_t c0 = o[static_cast<std::size_t>(members[i])];
+        for (index_t j = 0; j < length(l, members[i]); ++j) {
+          const auto at = static_cast<std::size_t>(base + count[static_cast<std::size_t>(j)]++);
+          next_members[at] = c0 + j;
+          next_owners[at] = owners[i];
+        }
+      }
+    }
+    members = std::move(next_members);
+    owners = std::move(next_owners);
+    first = std::move(next_first);
+  }
+  if (level == 0) {  // the root group's length is the number of output rows, not a level
+    m.lengths.erase(m.lengths.begin());
+  }
+  return m;
+}
+
 /// A reduction that takes one value at a time into an accumulator, `add(acc, x)` from @p init
 /// (sum, min, count ...), as the `across` of list_reduction: the columns fold it directly.
 template <class R, class Add>
@@ -176,19 +331,22 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
       fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank ", rank,
                        ", shape ", shape.to_string(), ")");
     }
+    const std::vector<std::vector<index_t>> levels = level_offsets(shape, operation);
     if (a >= -2) {
-      const std::vector<index_t> starts = level_offsets(shape, operation).front();
-      std::vector<index_t> counts(starts.size() - 1);
-      for (std::size_t r = 0; r < counts.size(); ++r) {
-        counts[r] = starts[r + 1] - starts[r];
-      }
       return unflatten(list_reduction<R>(operation, flatten(t, 1), ListAxis{a}, along, across),
-                       counts);
+                       lengths_of(levels.front()));
     }
-    fail<ShapeError>(operation, "ListAxis{", axis.axis, "} of ", shape.to_string(),
-                     " goes across lists above the innermost two levels: rows of lists (n * var "
-                     "* var) reduce along every ListAxis, deeper rows along ListAxis{-1} and "
-                     "ListAxis{-2} (inside the lists of each row)");
+    // Across a level higher up: its entries merge position by position (the rows' own level
+    // for a == -rank), the output one level less deep.
+    const MergedLevel merged = merge_level(levels, static_cast<std::size_t>(a + rank));
+    const Tensor<R> per_column =
+        across(MergedColumns<T>{t.data(), merged.column, merged.owner, merged.n_columns});
+    auto out = JaggedTensor<R>::for_overwrite(Jagged::from_lengths(merged.lengths.back()));
+    std::copy_n(per_column.data(), per_column.size(), out.data());
+    for (std::size_t l = merged.lengths.size() - 1; l-- > 0;) {
+      out.rebind(unflatten(out, merged.lengths[l]));
+    }
+    return out;
   }
   if (shape.outer_rank() != 1 || shape.inner_rank() != 2) {
     fail<ShapeError>(operation, "ListAxis{", axis.axis,
@@ -390,24 +548,47 @@ JaggedTensor<index_t> count(const JaggedTensor<T>& t, ListAxis axis) {
       "count", t, axis, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
       detail::Fold{index_t{0}, [](index_t& a, const T& /*x*/) { ++a; }});
 }
-/// The length of every list of a `n * var * var` tensor (awkward's `ak.num(array, axis=2)`), a
-/// jagged tensor `n * var` of the rows' list lengths: `num(t, ListAxis{-1})`. (num() with an
-/// int axis gives the counts along the outer axis and the first inner one, dense.)
-/// @param t a tensor whose rows are lists of 1-D lists
-/// @param axis `ListAxis{-1}` or `ListAxis{2}`
-/// @return int64 lengths, a jagged tensor `n * var`
-/// @throws ShapeError when t is not `n * var * var` or the axis is another (naming num(t, 0)
-///         and num(t, 1), which give those counts); IndexError when the axis does not exist
+/// The length of every list at one depth of a tensor of rows of lists (awkward's
+/// `ak.num(array, axis)` for an axis >= 2): `num(t, ListAxis{-1})` of a `n * var * var` tensor
+/// is every list's length, a `n * var` tensor; deeper rows give the lengths at any depth, shaped
+/// as the levels above it (`n * var * var * var`: `ListAxis{2}` the number of lists in each list
+/// of a row, `n * var`; `ListAxis{3}` every innermost list's length, `n * var * var`). (num()
+/// with an int axis gives the counts along the outer axis and the first inner one, dense.)
+/// @param t a tensor whose rows are lists of lists (one outer axis)
+/// @param axis an axis from 2 (counted from 0 or, negative, from the end)
+/// @return int64 lengths, a jagged tensor one level less deep than t
+/// @throws ShapeError when t is not rows of lists (`n * var * var` or deeper, one outer axis) or
+///         the axis is 0 or 1 (naming num(t, 0) and num(t, 1), which give those counts);
+///         IndexError when the axis does not exist
 template <class T>
 JaggedTensor<index_t> num(const JaggedTensor<T>& t, ListAxis axis) {
-  if (axis.axis == 0 || axis.axis == 1 || axis.axis == -2 || axis.axis == -3) {
-    detail::fail<ShapeError>("num", "ListAxis{", axis.axis, "}: the counts along axis ",
-                             axis.axis < 0 ? axis.axis + 3 : axis.axis,
+  const Jagged& shape = t.shape();
+  if (shape.outer_rank() != 1 || shape.inner_rank() < 2) {
+    detail::fail<ShapeError>("num", "ListAxis{", axis.axis,
+                             "} takes a tensor of rows of lists (n * var * var, or deeper), not ",
+                             shape.to_string());
+  }
+  const index_t rank = shape.rank();
+  const index_t a = axis.axis < 0 ? axis.axis + rank : axis.axis;
+  if (a < 0 || a >= rank) {
+    detail::fail<IndexError>("num", "ListAxis{", axis.axis, "} does not exist (rank ", rank,
+                             ", shape ", shape.to_string(), ")");
+  }
+  if (a < 2) {
+    detail::fail<ShapeError>("num", "ListAxis{", axis.axis, "}: the counts along axis ", a,
                              " are not jagged; num(t, 0) and num(t, 1) give them");
   }
-  return detail::list_reduction<index_t>(
-      "num", t, axis, [&](const JaggedTensor<T>& rows) { return count(rows, Index{1}); },
-      detail::Fold{index_t{0}, [](index_t& a, const T& /*x*/) { ++a; }});
+  // The lengths of the nodes at depth a - 1, grouped by the levels above them.
+  const std::vector<std::vector<index_t>> levels = detail::level_offsets(shape, "num");
+  const auto depth = static_cast<std::size_t>(a - 1);
+  const std::vector<index_t> values = detail::lengths_of(levels[depth]);
+  auto out = JaggedTensor<index_t>::for_overwrite(
+      Jagged::from_lengths(detail::lengths_of(levels[depth - 1])));
+  std::copy(values.begin(), values.end(), out.data());
+  for (std::size_t l = depth - 1; l-- > 0;) {
+    out.rebind(unflatten(out, detail::lengths_of(levels[l])));
+  }
+  return out;
 }
 /// Number of non-zero elements of a `n * var * var` tensor, along
 /// each list (`ListAxis{-1}`), across the lists of each row (`ListAxis{-2}`) or across the

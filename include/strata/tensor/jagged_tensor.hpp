@@ -200,6 +200,9 @@ Jagged nested_rows(const std::vector<V>& v) {
     }
     return rows_of_lists(counts, lengths);
   } else {
+    if (v.empty()) {  // no row to tell the rank: the type does
+      return Jagged::from_extents(Index{0}, nested_vector<V>::depth, Index{});
+    }
     std::vector<Shape> rows;
     rows.reserve(v.size());
     for (const V& row : v) {

@@ -824,7 +824,8 @@ void jagged() {
   const strata::ListArray<int> picked =
       events.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{-1, 0}, {}, {0}}));
   std::cout << events.type_string() << " views: [:, ::-1] " << last_first << ", [:, :, 1:] "
-            << list_tails << ", [[-1, 0], [], [0]] " << picked
+            << list_tails << ", [[-1, 0], [], [0]] " << picked << ", [[0, 2], -1] "
+            << events.take_rows({0, 2}).chip_each(-1)
             << ", the values shared: " << std::boolalpha
             << (last_first.values().data() == cells.data() &&
                 picked.values().data() == cells.data())

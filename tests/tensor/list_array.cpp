@@ -763,3 +763,84 @@ TEST_CASE("ListArray flatten and unflatten reject bad axes and counts, unchanged
   CHECK(deep_of(events) == Deep{{{1, 2}, {3}}, {}, {{4}}});
   CHECK(lists_of(flat) == Rows{{1, 2}, {3}});
 }
+
+TEST_CASE("ListArray chip_each at axes 1 and 2 matches references, a view of the lists",
+          "[list_array]") {
+  using strata::test::check_error;
+  std::mt19937 rng(1129);
+  std::uniform_int_distribution<int> n_lists(0, 4);
+  for (int round = 0; round < 30; ++round) {
+    const Deep data = random_deep(rng, static_cast<std::size_t>(round % 7), n_lists, false);
+    const JaggedTensor<double> t = deep_tensor(data, false);
+    const ListArray<double> stored(t);
+    Deep reversed = data;
+    for (auto& row : reversed) {
+      std::reverse(row.begin(), row.end());
+    }
+    const std::vector<std::pair<ListArray<double>, Deep>> sources{
+        {stored, data}, {stored.reverse_each(), reversed}};
+    for (const auto& source : sources) {
+      const ListArray<double>& events = source.first;  // named: clang 14 captures no binding
+      const Deep& expected = source.second;
+      for (const index_t i : {index_t{0}, index_t{1}, index_t{-1}, index_t{-2}}) {
+        const auto need = static_cast<std::size_t>(i < 0 ? -i : i + 1);
+        INFO("round " << round << ", index " << i << ": " << strata::to_string(events));
+        // Axis 1: list i of every row (the rows that have one, chosen as a view first).
+        std::vector<index_t> having;
+        Rows lists;
+        for (std::size_t r = 0; r < expected.size(); ++r) {
+          if (expected[r].size() >= need) {
+            having.push_back(static_cast<index_t>(r));
+            const auto n = static_cast<index_t>(expected[r].size());
+            lists.push_back(expected[r][static_cast<std::size_t>(i < 0 ? i + n : i)]);
+          }
+        }
+        const ListArray<double> chosen = events.take_rows(having).chip_each(i);
+        CHECK(chosen.depth() == 1);
+        CHECK(lists_of(chosen) == lists);
+        CHECK(inside(chosen, t.data(), t.size()));  // the values shared
+        if (having.size() < expected.size()) {
+          check_error<strata::IndexError>([&] { (void)events.chip_each(i); },
+                                          "ListArray::chip_each", "is outside row ");
+        }
+        // Axis 2 (-1): value i of every list, when every list has one.
+        Rows values(expected.size());
+        bool all_have = true;
+        for (std::size_t r = 0; r < expected.size(); ++r) {
+          for (const auto& list : expected[r]) {
+            all_have = all_have && list.size() >= need;
+            if (list.size() >= need) {
+              const auto n = static_cast<index_t>(list.size());
+              values[r].push_back(list[static_cast<std::size_t>(i < 0 ? i + n : i)]);
+            }
+          }
+        }
+        if (all_have) {
+          CHECK(lists_of(events.chip_each(i, 2)) == values);
+          CHECK(lists_of(events.chip_each(i, -1)) == values);
+        } else {
+          check_error<strata::IndexError>([&] { (void)events.chip_each(i, 2); },
+                                          "ListArray::chip_each", " of axis 2 of length ");
+        }
+      }
+    }
+  }
+  // awkward's events[:, -1] and events[:, :, 0], and one level deeper.
+  const ListArray<double> events(JaggedTensor<double>(Deep{{{1, 2, 3}, {4}}, {{5, 6}, {7}}}));
+  CHECK(lists_of(events.chip_each(-1)) == Rows{{4}, {7}});
+  CHECK(lists_of(events.chip_each(0, 2)) == Rows{{1, 4}, {5, 7}});
+  const ListArray<double> deeper = events.unflatten({1, 1});
+  CHECK(strata::to_string(deeper.chip_each(0)) == "[[[1, 2, 3], [4]], [[5, 6], [7]]]");
+  CHECK(strata::to_string(deeper.chip_each(-1, 2)) == "[[[4]], [[7]]]");
+  CHECK(strata::to_string(deeper.chip_each(0, 3)) == "[[[1, 4]], [[5, 7]]]");
+  // Bad input: the axis, a list without the position, depth 1; the array unchanged.
+  check_error<strata::IndexError>([&] { (void)events.chip_each(0, 3); }, "ListArray::chip_each",
+                                  "axis 3 is not a list axis");
+  check_error<strata::IndexError>([&] { (void)events.chip_each(1, 2); }, "ListArray::chip_each",
+                                  "index 1 is outside list 1 of axis 2 of length 1");
+  check_error<strata::IndexError>([&] { (void)events.chip_each(-3); }, "ListArray::chip_each",
+                                  "index -3 is outside row 0 of length 2");
+  check_error<strata::ShapeError>([&] { (void)events.flatten(1).chip_each(0); },
+                                  "ListArray::chip_each", "one value per row");
+  CHECK(deep_of(events) == Deep{{{1, 2, 3}, {4}}, {{5, 6}, {7}}});
+}

@@ -312,6 +312,42 @@ class ListArray {
       }
     });
   }
+  /// Element @p i of every list at one level, that level removed (awkward's `array[:, i]` for
+  /// axis 1, `array[:, :, i]` for axis 2, negative from each list's end): of `n * var * var`,
+  /// axis 1 gives list i of every row and axis 2 value i of every list, each a `n * var`
+  /// ListArray. A view: the chosen entries' starts and stops are rewritten, the values shared;
+  /// only values chosen at the innermost axis that do not lie one after another are gathered
+  /// into a new array, as flatten() gathers them.
+  /// @param i the position in each list (negative from its end)
+  /// @param axis the list axis, 1 to depth() or -depth() to -1
+  /// @return the chosen elements, one level less deep
+  /// @throws IndexError for an axis outside the list axes or a list without position @p i
+  ///         (naming the list, by its number among the lists of its level, and its length;
+  ///         nothing is made); ShapeError at depth 1 (one value per row: no list is left)
+  [[nodiscard]] ListArray chip_each(index_t i, index_t axis = 1) const {
+    constexpr std::string_view op = "ListArray::chip_each";
+    const std::size_t l = level_of(op, axis);
+    if (depth() == 1) {
+      detail::fail<ShapeError>(op, "index ", i, " of every row of ", type_string(),
+                               " is one value per row: no list is left (values(), starts() and "
+                               "stops() give them)");
+    }
+    const Level& v = levels_[l];
+    return regroup(l,
+                   [&](index_t e, std::vector<index_t>& chosen) {
+                     const index_t length = v.stops[e] - v.starts[e];
+                     const index_t k = i < 0 ? i + length : i;
+                     if (k < 0 || k >= length) {
+                       const std::string where = l == 0 ? "row " + std::to_string(e)
+                                                        : "list " + std::to_string(e) +
+                                                              " of axis " + std::to_string(l + 1);
+                       detail::fail<IndexError>(op, "index ", i, " is outside ", where,
+                                                " of length ", length);
+                     }
+                     chosen.push_back(v.starts[e] + k);
+                   })
+        .flatten(static_cast<index_t>(l) + 1);
+  }
   /// Per-row choice (awkward's `array[index]` with a jagged integer index): row r of the
   /// result holds the elements `index[r][0], index[r][1], ...` of row r (its lists at depth 2,
   /// its values at depth 1), repeats allowed, negative counting from the row's end (the

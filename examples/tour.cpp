@@ -341,6 +341,9 @@ void shapes() {
     std::cout << " " << strata::to_string(i);
   }
   std::cout << "\n";
+  // The same shape from the two offset arrays awkward's ListOffsetArrays hold (moved in, checked).
+  std::cout << "  from_offsets({0, 2, 2, 3}, {0, 3, 3, 5}) == events: "
+            << (Jagged::from_offsets({0, 2, 2, 3}, {0, 3, 3, 5}) == events) << "\n";
 
   // A nested shape keeps layers apart: a 2x2 matrix of 3x3 matrices is rank 4 in 2 layers.
   const Nested blocks{Smooth{2, 2}, Smooth{3, 3}};
@@ -729,6 +732,12 @@ void jagged() {
             << "\npad_none(scores, 2): " << strata::pad_none(scores, 2)
             << "; clipped to 2, regular:\n"
             << strata::pad_none(scores, 2, strata::Clip{}) << "\n";
+  // Rows of lists: None for every empty list (awkward's mask_identity and firsts at axis=-1).
+  const JaggedTensor<double> tracks(
+      std::vector<std::vector<std::vector<double>>>{{{1.5, 0.5}, {}}, {{2.5}}, {}});
+  std::cout << "max(tracks, ListAxis{-1}, mask_identity) "
+            << strata::max(tracks, strata::ListAxis{-1}, strata::mask_identity) << ", firsts "
+            << strata::firsts(tracks, strata::ListAxis{-1}) << "\n";
   // None propagates through arithmetic and comparisons, as in awkward (and NumPy's masked arrays).
   const auto best = strata::max(scores, 1, strata::mask_identity);
   std::cout << "best * 2 + firsts " << best * 2.0F + strata::firsts(scores) << ", firsts < lasts "
@@ -825,8 +834,7 @@ void jagged() {
       events.take_each(JaggedTensor<int>(std::vector<std::vector<int>>{{-1, 0}, {}, {0}}));
   std::cout << events.type_string() << " views: [:, ::-1] " << last_first << ", [:, :, 1:] "
             << list_tails << ", [[-1, 0], [], [0]] " << picked << ", [[0, 2], -1] "
-            << events.take_rows({0, 2}).chip_each(-1)
-            << ", the values shared: " << std::boolalpha
+            << events.take_rows({0, 2}).chip_each(-1) << ", the values shared: " << std::boolalpha
             << (last_first.values().data() == cells.data() &&
                 picked.values().data() == cells.data())
             << ", packed: " << picked.to_jagged().type_string() << "\n";
@@ -1063,6 +1071,9 @@ void files() {
     f.write("run/u", u, {.chunks = {2, 4}, .deflate = 4});  // chunked, gzip level 4
     f.write("run/u_T", u.transpose());                      // any view: written as it reads
     f.write("rows", strata::JaggedTensor<float>(std::vector<std::vector<float>>{{1, 2}, {}, {3}}));
+    // Rows of lists: values + offsets (into the lists) + list_offsets (into the values).
+    f.write("events", strata::JaggedTensor<float>(
+                          std::vector<std::vector<std::vector<float>>>{{{1, 2}, {}}, {{3}}}));
     auto K = strata::sparse<double>({3, 4});
     K(1, 2) = 5.0;
     f.write_sparse("K", K);  // scipy's data / indices / indptr
@@ -1092,6 +1103,7 @@ void files() {
   std::cout << "lazy: max of row 4 = " << strata::max(lazy.select({4})) << ", after reading "
             << lazy.buffer().get<io::DatasetBuffer<double>>()->blocks_read() << " of 6 chunks\n";
   std::cout << "rows (values + offsets) = " << f.read_jagged<float>("rows")
+            << "; events (+ list_offsets) = " << f.read_jagged<float>("events")
             << "; K from its CSR arrays: sum " << strata::sum(f.read_sparse<double>("K"))
             << "; attrs: title " << f.attrs().get<std::string>("title") << ", step "
             << f.attrs().get<int>("step") << "\n";

@@ -20,21 +20,36 @@ using strata::detail::fail;
 
 std::string_view to_string(DType type) noexcept {
   switch (type) {
-    case DType::boolean: return "bool";
-    case DType::int8: return "int8";
-    case DType::int16: return "int16";
-    case DType::int32: return "int32";
-    case DType::int64: return "int64";
-    case DType::uint8: return "uint8";
-    case DType::uint16: return "uint16";
-    case DType::uint32: return "uint32";
-    case DType::uint64: return "uint64";
-    case DType::float32: return "float32";
-    case DType::float64: return "float64";
-    case DType::complex64: return "complex64";
-    case DType::complex128: return "complex128";
-    case DType::string: return "string";
-    case DType::other: return "other";
+    case DType::boolean:
+      return "bool";
+    case DType::int8:
+      return "int8";
+    case DType::int16:
+      return "int16";
+    case DType::int32:
+      return "int32";
+    case DType::int64:
+      return "int64";
+    case DType::uint8:
+      return "uint8";
+    case DType::uint16:
+      return "uint16";
+    case DType::uint32:
+      return "uint32";
+    case DType::uint64:
+      return "uint64";
+    case DType::float32:
+      return "float32";
+    case DType::float64:
+      return "float64";
+    case DType::complex64:
+      return "complex64";
+    case DType::complex128:
+      return "complex128";
+    case DType::string:
+      return "string";
+    case DType::other:
+      return "other";
   }
   return "other";
 }
@@ -81,7 +96,9 @@ std::string hdf5_says() {
   fail<IOError>(operation, what, ": ", says);
 }
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string quoted(const std::string& s) {
+  return "'" + s + "'";
+}
 
 // ---- types -----------------------------------------------------------------------------------
 
@@ -97,16 +114,26 @@ detail::Handle memory_type(DType type) {
       H5Tenum_insert(t, "TRUE", &v);
       return detail::Handle(t);
     }
-    case DType::int8: return copy(H5T_NATIVE_INT8);
-    case DType::int16: return copy(H5T_NATIVE_INT16);
-    case DType::int32: return copy(H5T_NATIVE_INT32);
-    case DType::int64: return copy(H5T_NATIVE_INT64);
-    case DType::uint8: return copy(H5T_NATIVE_UINT8);
-    case DType::uint16: return copy(H5T_NATIVE_UINT16);
-    case DType::uint32: return copy(H5T_NATIVE_UINT32);
-    case DType::uint64: return copy(H5T_NATIVE_UINT64);
-    case DType::float32: return copy(H5T_NATIVE_FLOAT);
-    case DType::float64: return copy(H5T_NATIVE_DOUBLE);
+    case DType::int8:
+      return copy(H5T_NATIVE_INT8);
+    case DType::int16:
+      return copy(H5T_NATIVE_INT16);
+    case DType::int32:
+      return copy(H5T_NATIVE_INT32);
+    case DType::int64:
+      return copy(H5T_NATIVE_INT64);
+    case DType::uint8:
+      return copy(H5T_NATIVE_UINT8);
+    case DType::uint16:
+      return copy(H5T_NATIVE_UINT16);
+    case DType::uint32:
+      return copy(H5T_NATIVE_UINT32);
+    case DType::uint64:
+      return copy(H5T_NATIVE_UINT64);
+    case DType::float32:
+      return copy(H5T_NATIVE_FLOAT);
+    case DType::float64:
+      return copy(H5T_NATIVE_DOUBLE);
     case DType::complex64:
     case DType::complex128: {
       const bool single = type == DType::complex64;
@@ -117,7 +144,8 @@ detail::Handle memory_type(DType type) {
       return detail::Handle(t);
     }
     case DType::string:
-    case DType::other: break;
+    case DType::other:
+      break;
   }
   return {};
 }
@@ -164,12 +192,16 @@ DType dtype_of_type(hid_t type) {
       }
       return part_size == 4 ? DType::complex64 : DType::complex128;
     }
-    case H5T_STRING: return DType::string;
-    default: return DType::other;
+    case H5T_STRING:
+      return DType::string;
+    default:
+      return DType::other;
   }
 }
 
-bool is_numeric(DType t) { return t >= DType::int8 && t <= DType::float64; }
+bool is_numeric(DType t) {
+  return t >= DType::int8 && t <= DType::float64;
+}
 
 /// Whether HDF5 converts @p from to @p to as strata documents (numbers among themselves, bool
 /// to bool, complex to complex).
@@ -185,9 +217,10 @@ void check_convertible(std::string_view operation, DType stored, DType asked,
                        const std::string& where, bool reading) {
   if (!convertible(stored, asked)) {
     if (reading) {
-      fail<TypeError>(operation, "cannot convert the stored ", to_string(stored), " of ", where,
-                      " to ", to_string(asked),
-                      " (HDF5 converts numbers among themselves, bool to bool, complex to complex)");
+      fail<TypeError>(
+          operation, "cannot convert the stored ", to_string(stored), " of ", where, " to ",
+          to_string(asked),
+          " (HDF5 converts numbers among themselves, bool to bool, complex to complex)");
     }
     fail<TypeError>(operation, "cannot store ", to_string(asked), " elements in ", where,
                     ", which holds ", to_string(stored));
@@ -440,8 +473,8 @@ Spaces spaces(hid_t dataset, const Transfer& t, std::string_view operation,
     const auto start = sizes(t.start);
     const auto step = sizes(t.step);
     const auto count = sizes(t.count);
-    checked(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start.data(), step.data(),
-                                count.data(), nullptr),
+    checked(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, start.data(), step.data(), count.data(),
+                                nullptr),
             operation, "cannot select a hyperslab of " + where);
     s.memory = Handle(H5Screate_simple(rank, count.data(), nullptr));
   } else {
@@ -549,8 +582,7 @@ DType Attributes::dtype(const std::string& name) const {
   return dtype_of_type(type.id());
 }
 
-void Attributes::set_array(const std::string& name, DType type, const void* values,
-                           index_t count) {
+void Attributes::set_array(const std::string& name, DType type, const void* values, index_t count) {
   constexpr std::string_view op = "Attributes::set";
   replace_attribute(object_.id(), name, op, where_);
   const hsize_t n = static_cast<hsize_t>(count);
@@ -589,8 +621,8 @@ void Attributes::get_array(const std::string& name, DType type, void* values,
   constexpr std::string_view op = "Attributes::get";
   const detail::Handle a = open_attribute(object_.id(), name, op, where_);
   const detail::Handle stored(H5Aget_type(a.id()));
-  check_convertible(op, dtype_of_type(stored.id()), type, "attribute " + quoted(name) + " of " + where_,
-                    true);
+  check_convertible(op, dtype_of_type(stored.id()), type,
+                    "attribute " + quoted(name) + " of " + where_, true);
   const detail::Handle space(H5Aget_space(a.id()));
   const auto n = static_cast<index_t>(H5Sget_simple_extent_npoints(space.id()));
   if (expected >= 0 && n != expected) {
@@ -655,8 +687,13 @@ std::size_t element_size(DType t);
 
 Dataset::Dataset(detail::Handle handle, std::string file, std::string path, Index shape,
                  DType dtype, bool writable)
-    : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)),
-      file_shape_(std::move(shape)), view_(file_shape_), dtype_(dtype), writable_(writable) {}
+    : handle_(std::move(handle)),
+      file_(std::move(file)),
+      path_(std::move(path)),
+      file_shape_(std::move(shape)),
+      view_(file_shape_),
+      dtype_(dtype),
+      writable_(writable) {}
 
 Index Dataset::chunks() const {
   const detail::Handle plist(H5Dget_create_plist(handle_.id()));
@@ -675,9 +712,8 @@ Dataset Dataset::view(Dimensions dims) const {
   }
   const auto [lo, hi] = dims.address_range();
   if (dims.size() > 0 && (lo < 0 || hi >= size)) {
-    fail<IndexError>("Dataset::view", "the map reads addresses ", lo, " to ", hi, " but ",
-                     where(), " of shape ", strata::to_string(file_shape_), " has ", size,
-                     " elements");
+    fail<IndexError>("Dataset::view", "the map reads addresses ", lo, " to ", hi, " but ", where(),
+                     " of shape ", strata::to_string(file_shape_), " has ", size, " elements");
   }
   return with(std::move(dims));
 }
@@ -748,7 +784,9 @@ void Dataset::check_writable() const {
 
 // ---- Group -----------------------------------------------------------------------------------
 
-bool Group::contains(const std::string& name) const { return exists(handle_.id(), name); }
+bool Group::contains(const std::string& name) const {
+  return exists(handle_.id(), name);
+}
 
 std::vector<std::string> Group::names() const {
   std::vector<std::string> names;
@@ -808,8 +846,9 @@ Group Group::create_group(const std::string& name) const {
     fail<IOError>(op, quoted(name), " exists already in ", file_, ":", path_);
   }
   const detail::Handle lcpl = creation_list();
-  const hid_t g = checked(H5Gcreate2(handle_.id(), name.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT),
-                          op, "cannot create group " + quoted(name) + " in " + file_ + ":" + path_);
+  const hid_t g =
+      checked(H5Gcreate2(handle_.id(), name.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), op,
+              "cannot create group " + quoted(name) + " in " + file_ + ":" + path_);
   return {detail::Handle(g), file_, join(path_, name), writable_};
 }
 
@@ -830,8 +869,12 @@ Dataset Group::dataset(const std::string& name) const {
   std::vector<hsize_t> dims(static_cast<std::size_t>(std::max(rank, 0)));
   H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr);
   const detail::Handle type(H5Dget_type(d.id()));
-  return {std::move(d), file_, join(path_, name), Index(dims.begin(), dims.end()),
-          dtype_of_type(type.id()), writable_};
+  return {std::move(d),
+          file_,
+          join(path_, name),
+          Index(dims.begin(), dims.end()),
+          dtype_of_type(type.id()),
+          writable_};
 }
 
 void Group::remove(const std::string& name) const {
@@ -863,14 +906,19 @@ std::size_t element_size(DType t) {
   switch (t) {
     case DType::boolean:
     case DType::int8:
-    case DType::uint8: return 1;
+    case DType::uint8:
+      return 1;
     case DType::int16:
-    case DType::uint16: return 2;
+    case DType::uint16:
+      return 2;
     case DType::int32:
     case DType::uint32:
-    case DType::float32: return 4;
-    case DType::complex128: return 16;
-    default: return 8;
+    case DType::float32:
+      return 4;
+    case DType::complex128:
+      return 16;
+    default:
+      return 8;
   }
 }
 
@@ -932,17 +980,17 @@ Dataset Group::create_dataset(const std::string& name, IndexSpan shape, DType ty
               "cannot set the deflate filter");
     }
   }
-  const detail::Handle space(shape.empty()
-                                 ? H5Screate(H5S_SCALAR)
-                                 : H5Screate_simple(static_cast<int>(dims.size()), dims.data(),
-                                                    maxdims.data()));
+  const detail::Handle space(
+      shape.empty() ? H5Screate(H5S_SCALAR)
+                    : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), maxdims.data()));
   const detail::Handle ftype = memory_type(type);
   const detail::Handle lcpl = creation_list();
-  detail::Handle d(checked(H5Dcreate2(handle_.id(), name.c_str(), ftype.id(), space.id(),
-                                      lcpl.id(), dcpl.id(), H5P_DEFAULT),
-                           op, "cannot create dataset " + quoted(name) + " in " + file_ + ":" + path_));
-  return {std::move(d), file_, join(path_, name), Index(shape.begin(), shape.end()), type,
-          writable_};
+  detail::Handle d(checked(H5Dcreate2(handle_.id(), name.c_str(), ftype.id(), space.id(), lcpl.id(),
+                                      dcpl.id(), H5P_DEFAULT),
+                           op,
+                           "cannot create dataset " + quoted(name) + " in " + file_ + ":" + path_));
+  return {std::move(d), file_,    join(path_, name), Index(shape.begin(), shape.end()),
+          type,         writable_};
 }
 
 // ---- staged writes: an object appears under its name only once complete ----------------------
@@ -999,20 +1047,22 @@ void Group::abandon(const Staging& s) const noexcept {
   H5Eclear2(H5E_DEFAULT);
 }
 
-void Group::check_jagged_rank(const std::string& name, int rank) const {
-  if (rank != 2) {
-    fail<ShapeError>("Group::write", "jagged tensor ", quoted(name), " has rank ", rank,
-                     "; files hold rows of varying length (rank 2) as values + offsets");
+void Group::check_jagged_rank(const std::string& name, int rank, int outer_rank) const {
+  if (outer_rank != 1 || (rank != 2 && rank != 3)) {
+    fail<ShapeError>("Group::write", "jagged tensor ", quoted(name), " has rank ", rank, " (",
+                     outer_rank, " outer); files hold rows of varying length (n * var) as values ",
+                     "+ offsets and rows of lists (n * var * var) as values + offsets + ",
+                     "list_offsets");
   }
 }
 
 std::vector<index_t> Group::checked_lengths(const std::string& name,
-                                            const std::vector<index_t>& offsets,
-                                            index_t n_values) const {
+                                            const std::vector<index_t>& offsets, index_t n_values,
+                                            std::string_view what, std::string_view below) const {
   constexpr std::string_view op = "Group::read_jagged";
   if (offsets.empty() || offsets.front() != 0 || offsets.back() != n_values) {
-    fail<ShapeError>(op, "the offsets of ", quoted(name), " in ", file_, ":", path_,
-                     " must run from 0 to the number of values (", n_values, "), found ",
+    fail<ShapeError>(op, "the ", what, " of ", quoted(name), " in ", file_, ":", path_,
+                     " must run from 0 to the number of ", below, " (", n_values, "), found ",
                      offsets.empty() ? std::string("none")
                                      : std::to_string(offsets.front()) + " to " +
                                            std::to_string(offsets.back()));
@@ -1021,8 +1071,9 @@ std::vector<index_t> Group::checked_lengths(const std::string& name,
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     lengths[r] = offsets[r + 1] - offsets[r];
     if (lengths[r] < 0) {
-      fail<ShapeError>(op, "the offsets of ", quoted(name), " fall at row ", r, " (", offsets[r],
-                       " then ", offsets[r + 1], ")");
+      fail<ShapeError>(op, "the ", what, " of ", quoted(name), " fall at ",
+                       what == "list offsets" ? "list " : "row ", r, " (", offsets[r], " then ",
+                       offsets[r + 1], ")");
     }
   }
   return lengths;
@@ -1034,15 +1085,15 @@ std::vector<index_t> Group::checked_csr(const std::string& name, IndexSpan shape
                                         std::size_t n_data) const {
   constexpr std::string_view op = "Group::read_sparse";
   if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0) {
-    fail<ShapeError>(op, "the shape attribute of ", quoted(name), " is ",
-                     strata::to_string(shape), "; a CSR matrix has two extents");
+    fail<ShapeError>(op, "the shape attribute of ", quoted(name), " is ", strata::to_string(shape),
+                     "; a CSR matrix has two extents");
   }
   const auto rows = static_cast<std::size_t>(shape[0]);
   if (indptr.size() != rows + 1 || indptr.front() != 0 ||
       indptr.back() != static_cast<index_t>(n_data) || indices.size() != n_data) {
-    fail<ShapeError>(op, quoted(name), " has ", indptr.size(), " indptr entries, ",
-                     indices.size(), " indices and ", n_data, " values: a ",
-                     strata::to_string(shape), " CSR matrix needs ", rows + 1,
+    fail<ShapeError>(op, quoted(name), " has ", indptr.size(), " indptr entries, ", indices.size(),
+                     " indices and ", n_data, " values: a ", strata::to_string(shape),
+                     " CSR matrix needs ", rows + 1,
                      " indptr entries from 0 to the number of values");
   }
   std::vector<index_t> row_of(n_data);
@@ -1063,11 +1114,16 @@ namespace {
 
 std::string_view letters(Mode m) {
   switch (m) {
-    case Mode::read: return "Mode::read";
-    case Mode::read_write: return "Mode::read_write";
-    case Mode::truncate: return "Mode::truncate";
-    case Mode::exclusive: return "Mode::exclusive";
-    case Mode::append: return "Mode::append";
+    case Mode::read:
+      return "Mode::read";
+    case Mode::read_write:
+      return "Mode::read_write";
+    case Mode::truncate:
+      return "Mode::truncate";
+    case Mode::exclusive:
+      return "Mode::exclusive";
+    case Mode::append:
+      return "Mode::append";
   }
   return "?";
 }

@@ -674,7 +674,8 @@ std::shared_ptr<const PieceIndex> piece_index(const JaggedRows& rows) {
   return data.pieces;
 }
 
-std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
+namespace {
+std::shared_ptr<const ListIndex> make_list_index(const JaggedRows& rows) {
   auto index = std::make_shared<ListIndex>();
   const JaggedData& data = rows.data();
   index->counts.assign(static_cast<std::size_t>(rows.row1() - rows.row0()), 0);
@@ -716,6 +717,19 @@ std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
   }
   index->lists = Jagged::from_lengths(lengths);
   return index;
+}
+}  // namespace
+
+std::shared_ptr<const ListIndex> list_index(const JaggedRows& rows) {
+  const JaggedData& data = rows.data();
+  if (rows.row0() != 0 || rows.row1() != data.rows() || rows.outer() != data.outer) {
+    return make_list_index(rows);
+  }
+  const std::lock_guard<std::mutex> lock(data.lists_mutex);
+  if (!data.lists) {
+    data.lists = make_list_index(rows);
+  }
+  return data.lists;
 }
 
 Jagged rows_of_lists(IndexSpan counts, IndexSpan lengths) {
@@ -916,6 +930,58 @@ Jagged Jagged::from_lists(IndexSpan outer, IndexSpan counts, IndexSpan lengths) 
                                      "Jagged::from_lists");
   const index_t n = data->rows();
   return Jagged(detail::JaggedRows(data, 0, n, data->outer));
+}
+
+namespace {
+// Offsets from 0 that never decrease (ListOffsetArray's), named @p what in an error.
+void check_offsets(IndexSpan offsets, std::string_view what) {
+  constexpr std::string_view op = "Jagged::from_offsets";
+  if (offsets.empty()) {
+    detail::fail<ShapeError>(op, "the ", what, " are empty (rows + 1 of them, from 0)");
+  }
+  if (offsets.front() != 0) {
+    detail::fail<ShapeError>(op, "the ", what, " start at ", offsets.front(), ", not 0");
+  }
+  for (std::size_t k = 1; k < offsets.size(); ++k) {
+    if (offsets[k] < offsets[k - 1]) {
+      detail::fail<ShapeError>(op, "the ", what, " decrease at ", k, ": ", offsets[k - 1], " then ",
+                               offsets[k]);
+    }
+  }
+}
+}  // namespace
+
+Jagged Jagged::from_offsets(IndexSpan offsets) {
+  check_offsets(offsets, "offsets");
+  Index lengths(offsets.size() - 1, 0);
+  for (std::size_t r = 0; r < lengths.size(); ++r) {
+    lengths[r] = offsets[r + 1] - offsets[r];
+  }
+  return from_lengths(lengths);
+}
+
+Jagged Jagged::from_offsets(std::vector<index_t> row_offsets, std::vector<index_t> list_offsets) {
+  check_offsets(row_offsets, "row offsets");
+  check_offsets(list_offsets, "list offsets");
+  const auto lists = static_cast<index_t>(list_offsets.size()) - 1;
+  if (row_offsets.back() != lists) {
+    detail::fail<ShapeError>("Jagged::from_offsets", "the row offsets end at ", row_offsets.back(),
+                             " lists but the list offsets hold ", lists);
+  }
+  const auto rows = static_cast<index_t>(row_offsets.size()) - 1;
+  if (rows == 0) {
+    return from_lists({}, {});
+  }
+  auto data = std::make_shared<detail::JaggedData>();
+  data->outer = Index{rows};
+  data->inner_rank = 2;
+  data->first = std::move(row_offsets);
+  data->list_ends = std::move(list_offsets);
+  data->starts.resize(data->first.size());
+  for (std::size_t r = 0; r < data->first.size(); ++r) {
+    data->starts[r] = data->list_ends[static_cast<std::size_t>(data->first[r])];
+  }
+  return Jagged(detail::JaggedRows(std::move(data), 0, rows, Index{rows}));
 }
 
 std::span<const index_t> Jagged::row_starts() const noexcept {

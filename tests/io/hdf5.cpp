@@ -9,13 +9,13 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <complex>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace io = strata::io;
@@ -85,13 +85,14 @@ void check_equal(const Tensor<const T>& actual, const Tensor<const T>& expected)
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("a tensor of every element type and rank 0-5 goes to a file and back",
-                   "[io]", bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t,
-                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t, float, double,
-                   std::complex<float>, std::complex<double>) {
+TEMPLATE_TEST_CASE("a tensor of every element type and rank 0-5 goes to a file and back", "[io]",
+                   bool, std::int8_t, std::int16_t, std::int32_t, std::int64_t, std::uint8_t,
+                   std::uint16_t, std::uint32_t, std::uint64_t, float, double, std::complex<float>,
+                   std::complex<double>) {
   using T = TestType;
   Scratch file("roundtrip_" + std::string(strata::detail::dtype_name<T>()));
-  const std::vector<Index> shapes{{}, {0}, {5}, {3, 0, 2}, {2, 3, 4}, {2, 1, 3, 2}, {1, 2, 1, 3, 2}};
+  const std::vector<Index> shapes{
+      {}, {0}, {5}, {3, 0, 2}, {2, 3, 4}, {2, 1, 3, 2}, {1, 2, 1, 3, 2}};
   {
     io::File f(file.path, io::Mode::truncate);
     for (std::size_t s = 0; s < shapes.size(); ++s) {
@@ -122,13 +123,15 @@ TEST_CASE("views of a dataset read and write what the same views of the tensor d
     }
     Tensor<double> memory = numbered<double>(shape);
     const std::string name = "a" + std::to_string(trial);
-    const auto ds = f.write(name, memory, {.chunks = trial % 3 == 0 && rank > 0 ? Index(rank, 2) : Index{}});
+    const auto ds =
+        f.write(name, memory, {.chunks = trial % 3 == 0 && rank > 0 ? Index(rank, 2) : Index{}});
     strata::Dimensions view{shape};
     const index_t steps = strata::test::uniform(rng, 1, 6);
     for (index_t s = 0; s < steps; ++s) {
       view = strata::test::random_step(rng, view);
     }
-    INFO("trial " << trial << " shape " << strata::to_string(shape) << " view " << strata::to_string(view));
+    INFO("trial " << trial << " shape " << strata::to_string(shape) << " view "
+                  << strata::to_string(view));
     const Tensor<const double> expected(memory.buffer(), view);
     check_equal<double>(ds.view(view).read<double>(), expected.copy());
 
@@ -170,9 +173,11 @@ TEST_CASE("a hyperslab read reads only the view", "[io]") {
   const auto points = io::detail::plan_transfer(d.file_shape(), rows.dims());
   CHECK_FALSE(points.hyperslab);
   CHECK(points.points == std::vector<index_t>{11, 35});
-  check_equal<float>(rows.read<float>(), Tensor<float>::of({a.at({4, 3}), a.at({1, 3}), a.at({4, 3})}));
+  check_equal<float>(rows.read<float>(),
+                     Tensor<float>::of({a.at({4, 3}), a.at({1, 3}), a.at({4, 3})}));
   // A plain crop is read straight into the result.
-  CHECK(io::detail::plan_transfer(d.file_shape(), d.select({Range{1, 3}, Range{2, 5}}).dims()).direct);
+  CHECK(io::detail::plan_transfer(d.file_shape(), d.select({Range{1, 3}, Range{2, 5}}).dims())
+            .direct);
 }
 
 TEST_CASE("stored elements convert to the type asked for as HDF5 converts", "[io]") {
@@ -180,7 +185,7 @@ TEST_CASE("stored elements convert to the type asked for as HDF5 converts", "[io
   io::File f(file.path, io::Mode::truncate);
   f.write("d", Tensor<double>::of({1.75, -2.5, 300.0, 1e20}));
   const auto i = f.read<std::int32_t>("d").to_vector();
-  CHECK(i[0] == 1);   // toward zero
+  CHECK(i[0] == 1);  // toward zero
   CHECK(i[1] == -2);
   CHECK(i[2] == 300);
   CHECK(i[3] == std::numeric_limits<std::int32_t>::max());  // saturates
@@ -253,6 +258,89 @@ TEST_CASE("jagged tensors are values + offsets, sparse tensors scipy's CSR array
   const auto S = f.read_sparse<double>("K");
   check_equal<double>(S.copy(), K.copy());
   CHECK(strata::csr(S).nnz() == 3);
+}
+
+TEST_CASE("rows of lists are values + two levels of offsets", "[io][lists]") {
+  // n * var * var as awkward's nested ListOffsetArrays: offsets (rows + 1, into the lists) and
+  // list_offsets (lists + 1, into the values); random rows with empty rows and empty lists, whole
+  // and as a slice of rows, back as the same nested vectors.
+  Scratch file("lists");
+  io::File f(file.path, io::Mode::truncate);
+  using Lists = std::vector<std::vector<std::vector<double>>>;
+  const strata::JaggedTensor<double> events(Lists{{{1, 2, 3}, {}}, {}, {{4}, {5, 6}}});
+  f.write("events", events);
+  CHECK(f.group("events").attrs().get<std::string>("strata:type") == "jagged");
+  CHECK(f.read<index_t>("events/offsets").to_vector() == std::vector<index_t>{0, 2, 2, 4});
+  CHECK(f.read<index_t>("events/list_offsets").to_vector() == std::vector<index_t>{0, 3, 3, 4, 6});
+  CHECK(f.read<double>("events/values").to_vector() == std::vector<double>{1, 2, 3, 4, 5, 6});
+  CHECK(strata::to_string(f.read_jagged<double>("events")) ==
+        "[[[1, 2, 3], []], [], [[4], [5, 6]]]");
+  f.write("tail", events.rows(1, 3));  // from its own first row and list
+  CHECK(f.read<index_t>("tail/offsets").to_vector() == std::vector<index_t>{0, 0, 2});
+  CHECK(f.read<index_t>("tail/list_offsets").to_vector() == std::vector<index_t>{0, 1, 3});
+  CHECK(strata::to_string(f.read_jagged<double>("tail")) == "[[], [[4], [5, 6]]]");
+
+  std::mt19937 rng(20261129);
+  const auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  for (int round = 0; round < 10; ++round) {
+    Lists rows(static_cast<std::size_t>(draw(0, 6)));
+    for (auto& row : rows) {
+      row.resize(static_cast<std::size_t>(draw(0, 3)));
+      for (auto& list : row) {
+        list.resize(static_cast<std::size_t>(draw(0, 3)));
+        for (double& x : list) {
+          x = draw(-50, 50);
+        }
+      }
+    }
+    const strata::JaggedTensor<double> t(rows);
+    const std::string name = "random_" + std::to_string(round);
+    f.write(name, t);
+    const auto back = f.read_jagged<double>(name);
+    INFO("round " << round << ": " << strata::to_string(t));
+    CHECK(back.shape() == t.shape());
+    CHECK(strata::to_string(back) == strata::to_string(t));
+    CHECK(back.values().to_vector() == t.values().to_vector());
+  }
+}
+
+TEST_CASE("jagged groups reject other forms and offsets that do not fit", "[io][errors]") {
+  Scratch file("bad_lists");
+  io::File f(file.path, io::Mode::truncate);
+  using strata::ShapeError;
+  using strata::test::check_error;
+  const strata::JaggedTensor<double> deep(
+      std::vector<std::vector<std::vector<std::vector<double>>>>{{{{1.0}}}});
+  check_error<ShapeError>([&] { f.write("deep", deep); }, "Group::write",
+                          "jagged tensor 'deep' has rank 4");
+  CHECK_FALSE(f.contains("deep"));
+  const auto ints = [](std::vector<index_t> v) {
+    const auto n = static_cast<index_t>(v.size());
+    return Tensor<index_t>::from_vector(std::move(v), {n});
+  };
+  f.write("a/values", Tensor<double>::of({1, 2, 3}));
+  f.write("a/offsets", ints({0, 1, 1}));
+  f.write("a/list_offsets", ints({0, 2, 1}));  // falls at list 1
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("a"); }, "Group::read_jagged",
+                          "the number of values (3), found 0 to 1");
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("a"); }, "Group::read_jagged",
+                          "the list offsets of 'a' in");
+  f.write("b/values", Tensor<double>::of({1, 2, 3}));
+  f.write("b/offsets", ints({0, 1, 3}));  // three lists, but list_offsets hold two
+  f.write("b/list_offsets", ints({0, 2, 3}));
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("b"); }, "Group::read_jagged",
+                          "the offsets of 'b' in");
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("b"); }, "Group::read_jagged",
+                          "the number of lists (2), found 0 to 3");
+  f.write("c/values", Tensor<double>::of({1, 2, 3}));
+  f.write("c/offsets", ints({0, 2, 1, 3}));
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("c"); }, "Group::read_jagged",
+                          "the offsets of 'c' fall at row 1 (2 then 1)");
+  f.write("d/values", Tensor<double>::of({1, 2, 3}));
+  f.write("d/offsets", ints({0, 1}));
+  f.write("d/list_offsets", ints({0, 3, 1, 3}));
+  check_error<ShapeError>([&] { (void)f.read_jagged<double>("d"); }, "Group::read_jagged",
+                          "the list offsets of 'd' fall at list 1 (3 then 1)");
 }
 
 TEST_CASE("groups and attributes", "[io]") {
@@ -332,34 +420,39 @@ TEST_CASE("bad input to files is an error that names the operation and the argum
                                "/nonexistent/strata.h5");
   std::ofstream(text.path) << "not an HDF5 file\n";
   check_error<strata::IOError>([&] { io::File(text.path); }, "File", "not an HDF5 file");
-  check_error<strata::IOError>([&] { io::File(file.path, io::Mode::exclusive); }, "File",
-                               "exists");
+  check_error<strata::IOError>([&] { io::File(file.path, io::Mode::exclusive); }, "File", "exists");
   // A truncated file: an IOError, at open or at read, never a crash.
   std::filesystem::copy_file(file.path, cut.path);
   std::filesystem::resize_file(cut.path, std::filesystem::file_size(cut.path) / 2);
   CHECK_THROWS_AS(io::File(cut.path).read<double>("a"), strata::IOError);
 
   {
-  const io::File f(file.path);
-  check_error<strata::IOError>([&] { (void)f.dataset("missing"); }, "Group::dataset", "missing");
-  check_error<strata::IOError>([&] { (void)f.dataset("g"); }, "Group::dataset", "group");
-  check_error<strata::IOError>([&] { (void)f.group("a"); }, "Group::group", "dataset");
-  Tensor<double> wrong({5, 4});
-  check_error<strata::ShapeError>([&] { f.dataset("a").read_into(wrong); }, "Dataset::read_into",
-                                  "[5 4]");
-  check_error<strata::ShapeError>([&] { f.dataset("a").read_into(wrong); }, "Dataset::read_into",
-                                  "[4 5]");
-  check_error<strata::TypeError>([&] { (void)f.read<bool>("a"); }, "Dataset::read", "float64");
-  check_error<strata::TypeError>([&] { (void)f.read<int>("flags"); }, "Dataset::read", "bool");
-  CHECK_THROWS_AS(f.dataset("a").select({0, 5}), strata::IndexError);
-  CHECK_THROWS_AS(f.dataset("a").select({7}), strata::IndexError);
-  check_error<strata::IndexError>(
-      [&] { (void)f.dataset("a").view(strata::Dimensions(Index{4, 6})); }, "Dataset::view", "23");
-  check_error<strata::IOError>([&] { f.dataset("a").write(Tensor<double>({4, 5})); },
-                               "Dataset::write", "read-only");
-  check_error<strata::IOError>([&] { f.write("b", Tensor<double>({2})); }, "Group::write",
-                               "read-only");
-  CHECK(f.read<double>("a").to_vector() == numbered<double>({4, 5}).to_vector());
+    const io::File f(file.path);
+    check_error<strata::IOError>([&] { (void)f.dataset("missing"); }, "Group::dataset", "missing");
+    check_error<strata::IOError>([&] { (void)f.dataset("g"); }, "Group::dataset", "group");
+    check_error<strata::IOError>([&] { (void)f.group("a"); }, "Group::group", "dataset");
+    Tensor<double> wrong({5, 4});
+    check_error<strata::ShapeError>([&] { f.dataset("a").read_into(wrong); }, "Dataset::read_into",
+                                    "[5 4]");
+    check_error<strata::ShapeError>([&] { f.dataset("a").read_into(wrong); }, "Dataset::read_into",
+                                    "[4 5]");
+    check_error<strata::TypeError>([&] { (void)f.read<bool>("a"); }, "Dataset::read", "float64");
+    check_error<strata::TypeError>([&] { (void)f.read<int>("flags"); }, "Dataset::read", "bool");
+    CHECK_THROWS_AS(f.dataset("a").select({0, 5}), strata::IndexError);
+    CHECK_THROWS_AS(f.dataset("a").select({7}), strata::IndexError);
+    check_error<strata::IndexError>(
+        [&] {
+          (void)f.dataset("a").view(strata::Dimensions(Index{4, 6}));
+        },
+        "Dataset::view", "23");
+    check_error<strata::IOError>(
+        [&] {
+          f.dataset("a").write(Tensor<double>({4, 5}));
+        },
+        "Dataset::write", "read-only");
+    check_error<strata::IOError>([&] { f.write("b", Tensor<double>({2})); }, "Group::write",
+                                 "read-only");
+    CHECK(f.read<double>("a").to_vector() == numbered<double>({4, 5}).to_vector());
   }
   // HDF5 opens a file once per process: the read-only handle is closed first.
   io::File w(file.path, io::Mode::read_write);
@@ -367,14 +460,20 @@ TEST_CASE("bad input to files is an error that names the operation and the argum
                                "exists already");
   check_error<strata::IOError>([&] { w.create_group("g"); }, "Group::create_group", "'g'");
   check_error<strata::ShapeError>(
-      [&] { w.create_dataset("c", Index{4, 4}, io::DType::float32, {.chunks = {2}}); },
+      [&] {
+        w.create_dataset("c", Index{4, 4}, io::DType::float32, {.chunks = {2}});
+      },
       "Group::create_dataset", "[2]");
   check_error<strata::IndexError>(
       [&] { w.create_dataset("c", Index{4}, io::DType::float32, {.deflate = 12}); },
       "Group::create_dataset", "12");
-  const auto repeated = w.dataset("a").view(strata::Dimensions{4, 5}.select({0}).broadcast(Index{3, 5}));
-  check_error<strata::LayoutError>([&] { repeated.write(Tensor<double>({3, 5})); },
-                                   "Dataset::write", "repeats");
+  const auto repeated =
+      w.dataset("a").view(strata::Dimensions{4, 5}.select({0}).broadcast(Index{3, 5}));
+  check_error<strata::LayoutError>(
+      [&] {
+        repeated.write(Tensor<double>({3, 5}));
+      },
+      "Dataset::write", "repeats");
   CHECK(w.read<double>("a").to_vector() == numbered<double>({4, 5}).to_vector());
 }
 

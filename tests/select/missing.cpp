@@ -448,3 +448,234 @@ TEST_CASE("missing values: bad input", "[missing][errors]") {
   // Nothing changed in the source.
   CHECK(strata::test::rows_of(t) == Rows{{1.0, 2.0}, {}, {3.0}});
 }
+
+namespace {
+
+using Lists = std::vector<std::vector<std::vector<double>>>;
+
+/// The groups of a ListAxis reduction of rows of lists in the result's storage order, each as
+/// the values it combines: along -1 every list; along -2 position k of the lists of each row;
+/// along 0 position k of list j of every row.
+std::vector<std::vector<double>> list_groups(const Lists& rows, index_t axis) {
+  std::vector<std::vector<double>> groups;
+  if (axis == -1) {
+    for (const auto& row : rows) {
+      groups.insert(groups.end(), row.begin(), row.end());
+    }
+    return groups;
+  }
+  if (axis == -2) {
+    for (const auto& row : rows) {
+      std::size_t width = 0;
+      for (const auto& list : row) {
+        width = std::max(width, list.size());
+      }
+      for (std::size_t k = 0; k < width; ++k) {
+        groups.emplace_back();
+        for (const auto& list : row) {
+          if (k < list.size()) {
+            groups.back().push_back(list[k]);
+          }
+        }
+      }
+    }
+    return groups;
+  }
+  std::size_t lists = 0;
+  for (const auto& row : rows) {
+    lists = std::max(lists, row.size());
+  }
+  for (std::size_t j = 0; j < lists; ++j) {
+    std::size_t width = 0;
+    for (const auto& row : rows) {
+      width = j < row.size() ? std::max(width, row[j].size()) : width;
+    }
+    for (std::size_t k = 0; k < width; ++k) {
+      groups.emplace_back();
+      for (const auto& row : rows) {
+        if (j < row.size() && k < row[j].size()) {
+          groups.back().push_back(row[j][k]);
+        }
+      }
+    }
+  }
+  return groups;
+}
+
+}  // namespace
+
+TEST_CASE("awkward's examples of missing values in rows of lists", "[missing][lists]") {
+  // ak.max(lists, axis=-1, mask_identity=True), ak.firsts(lists, axis=-1) and friends on
+  // [[[1, 2, 3], []], [[4, 5]], []].
+  using strata::ListAxis;
+  using O = std::optional<double>;
+  const JaggedTensor<double> lists(Lists{{{1, 2, 3}, {}}, {{4, 5}}, {}});
+  CHECK(entries(strata::max(lists, ListAxis{-1}, strata::mask_identity)) ==
+        std::vector<std::vector<O>>{{3.0, std::nullopt}, {5.0}, {}});
+  CHECK(strata::to_string(strata::sum(lists, ListAxis{-1}, strata::mask_identity)) ==
+        "[[6, None], [9], []]");
+  CHECK(entries(strata::argmin(lists, ListAxis{2}, strata::mask_identity)) ==
+        std::vector<std::vector<std::optional<index_t>>>{{0, std::nullopt}, {0}, {}});
+  // Across the lists of each row every position has a value (an empty list adds none).
+  CHECK(entries(strata::sum(lists, ListAxis{-2}, strata::mask_identity)) ==
+        std::vector<std::vector<O>>{{1.0, 2.0, 3.0}, {4.0, 5.0}, {}});
+  CHECK(entries(strata::firsts(lists, ListAxis{-1})) ==
+        std::vector<std::vector<O>>{{1.0, std::nullopt}, {4.0}, {}});
+  CHECK(entries(strata::lasts(lists, ListAxis{2})) ==
+        std::vector<std::vector<O>>{{3.0, std::nullopt}, {5.0}, {}});
+  CHECK(strata::to_string(strata::fill_none(strata::firsts(lists, ListAxis{-1}), -1.0)) ==
+        "[[1, -1], [4], []]");
+  // NaN: none that is not NaN is missing for the nan-reductions, at every axis.
+  const JaggedTensor<double> c(Lists{{{kNan}, {1.0, kNan}}, {{kNan, kNan}}});
+  CHECK(entries(strata::nanmax(c, ListAxis{-1}, strata::mask_identity)) ==
+        std::vector<std::vector<O>>{{std::nullopt, 1.0}, {std::nullopt}});
+  CHECK(entries(strata::nanmax(c, ListAxis{-2}, strata::mask_identity)) ==
+        std::vector<std::vector<O>>{{1.0, std::nullopt}, {std::nullopt, std::nullopt}});
+  CHECK(entries(strata::nansum(c, ListAxis{0}, strata::mask_identity)) ==
+        std::vector<std::vector<O>>{{std::nullopt, std::nullopt}, {1.0, std::nullopt}});
+  // An integer mean is a double, missing for an empty list.
+  const JaggedTensor<int> d(std::vector<std::vector<std::vector<int>>>{{{1, 2}, {}}});
+  const auto dm = strata::mean(d, ListAxis{-1}, strata::mask_identity);
+  static_assert(std::is_same_v<decltype(dm), const Masked<JaggedTensor<double>>>);
+  CHECK(strata::to_string(dm) == "[[1.5, None]]");
+  CHECK(strata::to_string(strata::var(d, ListAxis{-1}, strata::mask_identity, strata::Ddof{1})) ==
+        "[[0.5, None]]");
+}
+
+TEST_CASE("mask_identity reductions and firsts of rows of lists against nested vectors",
+          "[missing][lists]") {
+  using strata::ListAxis;
+  std::mt19937 rng(20261129);
+  for (const int threads : strata::test::thread_counts) {
+    strata::test::with_threads(threads, [&] {
+      for (int round = 0; round < 12; ++round) {
+        // Rows of 0..3 lists of 0..3 values, one value in three NaN, some infinite.
+        Lists rows(std::uniform_int_distribution<std::size_t>(0, 9)(rng));
+        for (auto& row : rows) {
+          row.resize(std::uniform_int_distribution<std::size_t>(0, 3)(rng));
+          for (auto& list : row) {
+            list.resize(std::uniform_int_distribution<std::size_t>(0, 3)(rng));
+            for (double& x : list) {
+              const int pick = std::uniform_int_distribution<int>(0, 8)(rng);
+              x = pick < 3    ? kNan
+                  : pick == 3 ? std::numeric_limits<double>::infinity()
+                              : std::uniform_int_distribution<int>(-9, 9)(rng);
+            }
+          }
+        }
+        const JaggedTensor<double> t(rows);
+        for (const index_t axis : {index_t{-1}, index_t{-2}, index_t{0}}) {
+          INFO("threads " << threads << ", round " << round << ", axis " << axis << ", "
+                          << t.shape().to_string());
+          const std::vector<std::vector<double>> groups = list_groups(rows, axis);
+          // Missing exactly where the group has no value (none but NaN when skipping NaN);
+          // elsewhere the value the plain reduction gives, and zero under a missing one.
+          const auto check = [&](const auto& m, const auto& plain, bool skip_nan) {
+            REQUIRE(m.values().size() == static_cast<index_t>(groups.size()));
+            CHECK(m.valid().shape() == m.values().shape());
+            CHECK(m.values().shape() == plain.shape());
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+              const bool has = std::any_of(groups[g].begin(), groups[g].end(),
+                                           [&](double x) { return !skip_nan || !std::isnan(x); });
+              CHECK(m.valid().data()[g] == has);
+              if (has) {
+                CHECK(identical(static_cast<double>(m.values().data()[g]),
+                                static_cast<double>(plain.data()[g])));
+              } else {
+                CHECK(m.values().data()[g] == 0);
+              }
+            }
+          };
+          const ListAxis a{axis};
+          const auto mi = strata::mask_identity;
+          check(strata::sum(t, a, mi), strata::sum(t, a), false);
+          check(strata::prod(t, a, mi), strata::prod(t, a), false);
+          check(strata::mean(t, a, mi), strata::mean(t, a), false);
+          check(strata::min(t, a, mi), strata::min(t, a), false);
+          check(strata::max(t, a, mi), strata::max(t, a), false);
+          check(strata::argmin(t, a, mi), strata::argmin(t, a), false);
+          check(strata::argmax(t, a, mi), strata::argmax(t, a), false);
+          check(strata::ptp(t, a, mi), strata::ptp(t, a), false);
+          check(strata::var(t, a, mi), strata::var(t, a), false);
+          check(strata::std(t, a, mi, strata::Ddof{1}), strata::std(t, a, strata::Ddof{1}), false);
+          check(strata::nansum(t, a, mi), strata::nansum(t, a), true);
+          check(strata::nanprod(t, a, mi), strata::nanprod(t, a), true);
+          check(strata::nanmean(t, a, mi), strata::nanmean(t, a), true);
+          check(strata::nanvar(t, a, mi), strata::nanvar(t, a), true);
+          check(strata::nanstd(t, a, mi), strata::nanstd(t, a), true);
+          check(strata::nanmin(t, a, mi), strata::nanmin(t, a), true);
+          check(strata::nanmax(t, a, mi), strata::nanmax(t, a), true);
+          check(strata::nanargmin(t, a, mi), strata::nanargmin(t, a), true);
+          check(strata::nanargmax(t, a, mi), strata::nanargmax(t, a), true);
+          // The sums and the largest values that are not NaN, from the groups themselves.
+          const auto sums = strata::nansum(t, a, mi);
+          const auto tops = strata::nanmax(t, a, mi);
+          for (std::size_t g = 0; g < groups.size(); ++g) {
+            double sum = 0.0;
+            double top = -std::numeric_limits<double>::infinity();
+            for (const double x : groups[g]) {
+              sum += std::isnan(x) ? 0.0 : x;
+              top = std::isnan(x) ? top : std::max(top, x);
+            }
+            if (sums.valid().data()[g]) {
+              CHECK(identical(sums.values().data()[g], sum));
+              CHECK(identical(tops.values().data()[g], top));
+            }
+          }
+        }
+        // firsts / lasts along -1: every list's first and last value, missing when empty.
+        const auto first = strata::firsts(t, ListAxis{-1});
+        const auto last = strata::lasts(t, ListAxis{2});
+        const std::vector<std::vector<double>> lists = list_groups(rows, -1);
+        REQUIRE(first.values().size() == static_cast<index_t>(lists.size()));
+        REQUIRE(last.values().size() == static_cast<index_t>(lists.size()));
+        CHECK(first.values().shape() == strata::num(t, ListAxis{-1}).shape());
+        for (std::size_t l = 0; l < lists.size(); ++l) {
+          CHECK(first.valid().data()[l] == !lists[l].empty());
+          CHECK(last.valid().data()[l] == !lists[l].empty());
+          if (!lists[l].empty()) {
+            CHECK(identical(first.values().data()[l], lists[l].front()));
+            CHECK(identical(last.values().data()[l], lists[l].back()));
+          }
+        }
+      }
+    });
+  }
+}
+
+TEST_CASE("missing values at depth 3: the innermost lists", "[missing][lists]") {
+  // n * var * var * var: along -1 one entry per innermost list, shaped n * var * var.
+  using strata::ListAxis;
+  const JaggedTensor<double> t(std::vector<Lists>{{{{1, 2}, {}}, {{3}}}, {}, {{{}, {4, 5, 6}}}});
+  const auto first = strata::firsts(t, ListAxis{-1});
+  CHECK(first.values().shape() == strata::num(t, ListAxis{3}).shape());
+  CHECK(strata::to_string(first) == "[[[1, None], [3]], [], [[None, 4]]]");
+  CHECK(strata::to_string(strata::lasts(t, ListAxis{3})) == "[[[2, None], [3]], [], [[None, 6]]]");
+  CHECK(strata::to_string(strata::sum(t, ListAxis{-1}, strata::mask_identity)) ==
+        "[[[3, None], [3]], [], [[None, 15]]]");
+  // Merged across the lists of each list: every position has a value.
+  CHECK(strata::to_string(strata::max(t, ListAxis{-2}, strata::mask_identity)) ==
+        "[[[1, 2], [3]], [], [[4, 5, 6]]]");
+}
+
+TEST_CASE("firsts and lasts of rows of lists reject axes that would miss lists",
+          "[missing][lists][errors]") {
+  using strata::IndexError;
+  using strata::ListAxis;
+  using strata::ShapeError;
+  using strata::test::check_error;
+  const JaggedTensor<double> lists(Lists{{{1, 2, 3}, {}}, {{4, 5}}});
+  const JaggedTensor<double> flat(Rows{{1.0}, {}});
+  check_error<ShapeError>([&] { (void)strata::firsts(lists, ListAxis{1}); }, "firsts",
+                          "ListAxis{1} (axis 1 of");
+  check_error<ShapeError>([&] { (void)strata::lasts(lists, ListAxis{-2}); }, "lasts",
+                          "would make a missing list of every empty one");
+  check_error<IndexError>([&] { (void)strata::firsts(lists, ListAxis{3}); }, "firsts",
+                          "ListAxis{3} does not exist");
+  check_error<IndexError>([&] { (void)strata::firsts(lists, ListAxis{-4}); }, "firsts",
+                          "ListAxis{-4} does not exist");
+  check_error<ShapeError>([&] { (void)strata::firsts(flat, ListAxis{-1}); }, "firsts",
+                          "takes a tensor of rows of lists");
+  check_error<ShapeError>([&] { (void)strata::sum(flat, ListAxis{-1}, strata::mask_identity); },
+                          "sum", "ListAxis{-1} takes a tensor of rows of lists");
+}

@@ -384,3 +384,77 @@ TEST_CASE("Jagged::from_lists rejects bad counts and lengths", "[shape][jagged][
       },
       "Jagged::from_lists", "overflow");
 }
+
+TEST_CASE("Jagged::from_offsets takes a ListOffsetArray's offsets", "[shape][jagged][lists]") {
+  // The offsets of random counts and lengths give the shape from_lists gives (and the same
+  // indices in the same order); one level of offsets gives from_lengths' shape.
+  std::mt19937 gen(20261129);
+  for (int round = 0; round < 40; ++round) {
+    const Index outer{std::uniform_int_distribution<index_t>(0, 7)(gen)};
+    const ListsModel m = random_lists(gen, outer);
+    const Index counts = m.counts();
+    const Index lengths = m.lengths();
+    std::vector<index_t> rows{0};
+    for (const index_t c : counts) {
+      rows.push_back(rows.back() + c);
+    }
+    std::vector<index_t> lists{0};
+    for (const index_t l : lengths) {
+      lists.push_back(lists.back() + l);
+    }
+    const Jagged want = Jagged::from_lists(counts, lengths);
+    const Jagged j = Jagged::from_offsets(lists);  // every list a row
+    CHECK(j == Jagged::from_lengths(lengths));
+    const Jagged got = Jagged::from_offsets(rows, lists);
+    INFO("round " << round << ": " << want.to_string());
+    CHECK(got == want);
+    CHECK(got.to_string() == want.to_string());
+    CHECK(collect(got.indices()) == collect(want.indices()));
+    CHECK(got.row_starts().back() == lists.back());
+  }
+  const Jagged none = Jagged::from_offsets({0}, {0});
+  CHECK(none.n_rows() == 0);
+  CHECK(none.rank() == 3);
+  CHECK(Jagged::from_offsets({0, 2, 2, 3}, {0, 3, 3, 5}) ==
+        Jagged::from_lists({2, 0, 1}, {3, 0, 2}));
+}
+
+TEST_CASE("Jagged::from_offsets rejects offsets that are not a ListOffsetArray's",
+          "[shape][jagged][errors]") {
+  using strata::ShapeError;
+  using strata::test::check_error;
+  const std::string op = "Jagged::from_offsets";
+  check_error<ShapeError>([] { (void)Jagged::from_offsets(Index{}); }, op, "the offsets are empty");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({1, 2});
+      },
+      op, "the offsets start at 1, not 0");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({0, 3, 2});
+      },
+      op, "the offsets decrease at 2: 3 then 2");
+  check_error<ShapeError>([] { (void)Jagged::from_offsets({}, {0}); }, op,
+                          "the row offsets are empty");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({0, 1}, {2, 3});
+      },
+      op, "the list offsets start at 2, not 0");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({0, 2, 1}, {0, 1, 2});
+      },
+      op, "the row offsets decrease at 2: 2 then 1");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({0, 2}, {0, 1, 2, 3});
+      },
+      op, "the row offsets end at 2 lists but the list offsets hold 3");
+  check_error<ShapeError>(
+      [] {
+        (void)Jagged::from_offsets({0, 1}, {0, 5, 4});
+      },
+      op, "the list offsets decrease at 2: 5 then 4");
+}

@@ -156,7 +156,8 @@ TEST_CASE("the pieces of rows of lists kept as offsets, whole and as a range of 
           "[tensor][jagged][property]") {
   // Rows of lists from their counts and lengths (Jagged::from_lists): one piece per list, its
   // row and place in the row, its length and start, against a walk of the lists as drawn; a
-  // range of rows reads its own lists, counted from its first value.
+  // range of rows reads its own lists, counted from its first value (read from the shape's
+  // offsets when the values before it are none, from an index of the pieces otherwise).
   std::mt19937 rng(28);
   const auto draw = [&](index_t lo, index_t hi) {
     return std::uniform_int_distribution<index_t>(lo, hi)(rng);
@@ -180,7 +181,11 @@ TEST_CASE("the pieces of rows of lists kept as offsets, whole and as a range of 
     auto t = JaggedTensor<int>::from_values(values, Jagged::from_lists(counts, lengths));
     const index_t a = draw(0, n);
     const index_t b = draw(a, n);
-    for (const auto& [lo, hi] : {std::pair{index_t{0}, n}, std::pair{a, b}}) {
+    index_t empty = 0;  // the rows before it hold no values
+    for (; empty < n && t.offsets()[static_cast<std::size_t>(empty) + 1] == 0; ++empty) {
+    }
+    for (const auto& [lo, hi] :
+         {std::pair{index_t{0}, n}, std::pair{a, b}, std::pair{std::min(empty + 1, n), n}}) {
       const JaggedTensor<int> u = t.rows(lo, hi);
       INFO("trial " << trial << ", rows [" << lo << ", " << hi << ") of " << t.shape().to_string());
       index_t start = 0;  // the values before row lo
@@ -196,6 +201,7 @@ TEST_CASE("the pieces of rows of lists kept as offsets, whole and as a range of 
         for (std::size_t q = 0; q < row.size(); ++q, ++p) {
           REQUIRE(p < u.n_pieces());
           CHECK(u.piece_index(p) == Index{r, static_cast<index_t>(q)});
+          CHECK(u.piece_row(p) == r - lo);
           CHECK(Index(u.piece_extents(p)) == Index{row[q]});
           CHECK(u.piece_offsets()[static_cast<std::size_t>(p)] == at);
           for (index_t i = 0; i < row[q]; ++i) {  // the piece reads the list's values
@@ -206,6 +212,15 @@ TEST_CASE("the pieces of rows of lists kept as offsets, whole and as a range of 
       }
       CHECK(u.n_pieces() == p);
       CHECK(u.piece_offsets().back() == at);
+      std::vector<int> seen;  // every piece once, in order, with its values
+      u.for_each_piece(strata::seq, [&](index_t q, const Tensor<const int>& piece) {
+        CHECK(piece.size() == u.piece_offsets()[static_cast<std::size_t>(q) + 1] -
+                                  u.piece_offsets()[static_cast<std::size_t>(q)]);
+        for (index_t i = 0; i < piece.size(); ++i) {
+          seen.push_back(piece(i));
+        }
+      });
+      CHECK(seen == std::vector<int>(u.data(), u.data() + u.size()));
       REQUIRE(u.list_index() != nullptr);
       CHECK(Index(u.list_index()->counts) ==
             Index(counts.begin() + static_cast<std::ptrdiff_t>(lo),

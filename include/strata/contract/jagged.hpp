@@ -172,7 +172,7 @@ RowPlans plan_rows(std::string_view operation, std::string_view text,
     for (std::size_t k = 0; k < operands.size(); ++k) {
       const RowOperand<R>& x = operands[k];
       if (x.jagged) {
-        const auto e = x.jagged->piece_extents(r);
+        const Index e = x.jagged->piece_extents(r);
         shapes[k].assign(e.begin(), e.end());
       } else {
         shapes[k] = x.dense.shape();
@@ -415,7 +415,7 @@ void check_jagged_output(std::string_view operation, const RowPlans& p,
   }
   for (index_t r = 0; r < p.n; ++r) {
     const Index made = p.of_row[static_cast<std::size_t>(r)]->shape();
-    const auto has = out.piece_extents(r);
+    const Index has = out.piece_extents(r);
     if (!std::equal(has.begin(), has.end(), made.begin(), made.end())) {
       fail<ShapeError>(operation, "row ", r, " of the output has shape ",
                        to_string(Index(has.begin(), has.end())), " but ", p.rows.to_string(),

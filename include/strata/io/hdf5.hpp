@@ -28,9 +28,9 @@
 #include "strata/tensor/sparse.hpp"
 #include "strata/tensor/tensor.hpp"
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
-#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <span>
@@ -555,7 +555,9 @@ struct DatasetCache {
     Tensor<T> values;
   };
   DatasetCache(Dataset d, Index b, index_t capacity_)
-      : dataset(std::move(d)), shape(dataset.file_shape()), block(std::move(b)),
+      : dataset(std::move(d)),
+        shape(dataset.file_shape()),
+        block(std::move(b)),
         capacity(static_cast<std::size_t>(capacity_)) {
     size = 1;
     for (const index_t e : shape) {
@@ -642,8 +644,8 @@ class DatasetBuffer {
   /// @param block the extents of the blocks read at once
   /// @param cache_blocks how many blocks to keep, >= 1
   DatasetBuffer(const Dataset& dataset, Index block, index_t cache_blocks)
-      : state_(std::make_shared<detail::DatasetCache<T>>(dataset.view(Dimensions(dataset.file_shape())),
-                                       std::move(block), cache_blocks)) {}
+      : state_(std::make_shared<detail::DatasetCache<T>>(
+            dataset.view(Dimensions(dataset.file_shape())), std::move(block), cache_blocks)) {}
 
   /// The number of stored elements.
   /// @return the size
@@ -755,9 +757,8 @@ class Group {
   /// @return the dataset
   template <class T>
   requires(!std::is_const_v<T>) Dataset
-      write(const std::string& name, const Tensor<T>& t, const WriteOptions& options = {}) const {
-    return write(name, Tensor<const T>(t), options);
-  }
+      write(const std::string& name, const Tensor<T>& t, const WriteOptions& options = {})
+  const { return write(name, Tensor<const T>(t), options); }
   /// Writes a tiled tensor as a chunked dataset whose chunk is the tile (compression from
   /// @p options; its chunks are ignored), one tile per hyperslab write.
   /// @param name a relative path
@@ -792,16 +793,31 @@ class Group {
 
   /// Writes a jagged tensor as a group holding `values` (the elements, one-dimensional) and
   /// `offsets` (int64, rows + 1: row r is values[offsets[r]:offsets[r+1]]), the convention of
-  /// awkward-array, Arrow and ROOT; the group's attribute `strata:type` is `"jagged"`.
+  /// awkward-array, Arrow and ROOT; the group's attribute `strata:type` is `"jagged"`. Rows of
+  /// lists (`n * var * var`) are awkward's two nested ListOffsetArrays: `offsets` (rows + 1)
+  /// then says which lists each row holds, and `list_offsets` (lists + 1) where each list's
+  /// values are.
   /// @param name a relative path
-  /// @param t the jagged tensor (rank 2: rows of varying length)
-  /// @param options compression and overwrite (for both datasets)
+  /// @param t the jagged tensor: rows of varying length (rank 2) or rows of lists (rank 3, one
+  ///          outer axis)
+  /// @param options compression and overwrite (for every dataset)
   /// @return the group
-  /// @throws ShapeError for a jagged tensor of another rank
+  /// @throws ShapeError for a jagged tensor of another form
   template <class T>
   Group write(const std::string& name, const JaggedTensor<T>& t,
               const WriteOptions& options = {}) const {
-    check_jagged_rank(name, t.shape().rank());
+    check_jagged_rank(name, t.shape().rank(), t.shape().outer_rank());
+    if (t.shape().rank() == 3) {
+      const auto lists = t.list_index();
+      const auto as_tensor = [](std::span<const index_t> o) {
+        return Tensor<index_t>::from_vector({o.begin(), o.end()}, {static_cast<index_t>(o.size())});
+      };
+      return publish_group(name, options, "jagged", [&](const Group& g) {
+        g.write("values", t.values(), unlinked(options));
+        g.write("offsets", as_tensor(lists->first), unlinked(options));
+        g.write("list_offsets", as_tensor(lists->lists.row_starts()), unlinked(options));
+      });
+    }
     const auto offsets = t.offsets();
     const auto first = offsets.empty() ? index_t{0} : offsets.front();
     std::vector<index_t> zero_based(offsets.begin(), offsets.end());
@@ -810,8 +826,8 @@ class Group {
     }
     return publish_group(name, options, "jagged", [&](const Group& g) {
       g.write("values", t.values(), unlinked(options));
-      g.write("offsets", Tensor<index_t>::from_vector(std::move(zero_based),
-                                                            {t.shape().n_rows() + 1}),
+      g.write("offsets",
+              Tensor<index_t>::from_vector(std::move(zero_based), {t.shape().n_rows() + 1}),
               unlinked(options));
     });
   }
@@ -830,8 +846,8 @@ class Group {
     return publish_group(name, options, "csr_matrix", [&](const Group& g) {
       using V = std::remove_const_t<T>;
       const auto n = [](std::size_t k) { return Index{static_cast<index_t>(k)}; };
-      g.write("data", Tensor<V>::from_vector({a.values.begin(), a.values.end()},
-                                                   n(a.values.size())),
+      g.write("data",
+              Tensor<V>::from_vector({a.values.begin(), a.values.end()}, n(a.values.size())),
               unlinked(options));
       g.write("indices", Tensor<index_t>::from_vector(a.indices, n(a.indices.size())),
               unlinked(options));
@@ -847,10 +863,9 @@ class Group {
   /// @param options compression and overwrite
   /// @return the group
   template <class T>
-  requires(!std::is_const_v<T>) Group write_sparse(const std::string& name, const Tensor<T>& t,
-                                                   const WriteOptions& options = {}) const {
-    return write_sparse(name, Tensor<const T>(t), options);
-  }
+  requires(!std::is_const_v<T>) Group
+      write_sparse(const std::string& name, const Tensor<T>& t, const WriteOptions& options = {})
+  const { return write_sparse(name, Tensor<const T>(t), options); }
 
   /// Reads a whole dataset (`f.read<double>("u")` is `f.dataset("u").read<double>()`).
   /// @param name a relative path
@@ -859,17 +874,27 @@ class Group {
   [[nodiscard]] Tensor<T> read(const std::string& name) const {
     return dataset(name).read<T>();
   }
-  /// Reads a jagged tensor written by write() or by any writer of values + offsets.
-  /// @param name a relative path to a group with `values` and `offsets`
+  /// Reads a jagged tensor written by write() or by any writer of values + offsets: rows of
+  /// lists when the group also holds `list_offsets`.
+  /// @param name a relative path to a group with `values` and `offsets` (and `list_offsets`)
   /// @return the jagged tensor
   /// @throws IOError when a part is missing
-  /// @throws ShapeError when the offsets do not describe the values (not rising, wrong end)
+  /// @throws ShapeError when the offsets do not describe the values (or the lists): not rising,
+  ///         not from 0, wrong end
   template <class T>
   [[nodiscard]] JaggedTensor<T> read_jagged(const std::string& name) const {
     const Group g = group(name);
     auto values = g.read<T>("values");
-    const auto offsets = g.read<index_t>("offsets");
-    const auto lengths = checked_lengths(name, offsets.to_vector(), values.size());
+    std::vector<index_t> offsets = g.read<index_t>("offsets").to_vector();
+    if (g.contains("list_offsets")) {  // rows of lists
+      std::vector<index_t> lists = g.read<index_t>("list_offsets").to_vector();
+      (void)checked_lengths(name, lists, values.size(), "list offsets", "values");
+      (void)checked_lengths(name, offsets, static_cast<index_t>(lists.size()) - 1, "offsets",
+                            "lists");
+      return JaggedTensor<T>::from_values(
+          values.to_vector(), Jagged::from_offsets(std::move(offsets), std::move(lists)));
+    }
+    const auto lengths = checked_lengths(name, offsets, values.size(), "offsets", "values");
     return JaggedTensor<T>::from_lengths(lengths, values.to_vector());
   }
   /// Reads a CSR group (write_sparse(), scipy/anndata's layout) into a sparse tensor.
@@ -895,7 +920,9 @@ class Group {
   /// @param path the group's path
   /// @param writable whether the file was opened for writing
   Group(detail::Handle handle, std::string file, std::string path, bool writable)
-      : handle_(std::move(handle)), file_(std::move(file)), path_(std::move(path)),
+      : handle_(std::move(handle)),
+        file_(std::move(file)),
+        path_(std::move(path)),
         writable_(writable) {}
 
   /// The handle.
@@ -925,8 +952,8 @@ class Group {
     }
   }
   template <class F>
-  Group publish_group(const std::string& name, const WriteOptions& options,
-                      const char* type, F&& fill) const {
+  Group publish_group(const std::string& name, const WriteOptions& options, const char* type,
+                      F&& fill) const {
     const Staging s = stage(name, options);
     try {
       const Group g = parent_of(s).create_group(s.temporary);
@@ -951,10 +978,13 @@ class Group {
   [[nodiscard]] Dataset commit_dataset(const Staging& s) const;
   [[nodiscard]] Group commit_group(const Staging& s) const;
   void abandon(const Staging& s) const noexcept;
-  void check_jagged_rank(const std::string& name, int rank) const;
+  void check_jagged_rank(const std::string& name, int rank, int outer_rank) const;
+  // The lengths the offsets give when they run from 0 to the number of entries below them
+  // without falling (an error names them @p what and the entries @p below).
   [[nodiscard]] std::vector<index_t> checked_lengths(const std::string& name,
                                                      const std::vector<index_t>& offsets,
-                                                     index_t n_values) const;
+                                                     index_t n_values, std::string_view what,
+                                                     std::string_view below) const;
   [[nodiscard]] std::vector<index_t> checked_csr(const std::string& name, IndexSpan shape,
                                                  const std::vector<index_t>& indptr,
                                                  const std::vector<index_t>& indices,

@@ -158,19 +158,19 @@ JaggedTensor<T> choose_deep(std::string_view operation, std::string_view what, s
     // (the general path below makes a view first, then packs it).
     const ListLevel& in = ListArrayAccess::level(lists, 1);
     std::vector<index_t> chosen;
-    Index counts(static_cast<std::size_t>(v.n), 0);
+    std::vector<index_t> row_offsets(static_cast<std::size_t>(v.n) + 1, 0);
     for (index_t e = 0; e < v.n; ++e) {
-      const std::size_t before = chosen.size();
       const auto count = static_cast<std::size_t>(w.stops[e] - w.starts[e]);
       choose(v.starts[e], v.stops[e] - v.starts[e], std::span<const U>(given + w.starts[e], count),
              chosen, [&] { return entry_name(lists, l, e, t.first_row()); });
-      counts[static_cast<std::size_t>(e)] = static_cast<index_t>(chosen.size() - before);
+      row_offsets[static_cast<std::size_t>(e) + 1] = static_cast<index_t>(chosen.size());
     }
-    Index lengths(chosen.size(), 0);
+    std::vector<index_t> list_offsets(chosen.size() + 1, 0);
     for (std::size_t k = 0; k < chosen.size(); ++k) {
-      lengths[k] = in.stops[chosen[k]] - in.starts[chosen[k]];
+      list_offsets[k + 1] = list_offsets[k] + (in.stops[chosen[k]] - in.starts[chosen[k]]);
     }
-    auto out = JaggedTensor<T>::for_overwrite(rows_of_lists(counts, lengths));
+    auto out = JaggedTensor<T>::for_overwrite(
+        Jagged::from_offsets(std::move(row_offsets), std::move(list_offsets)));
     const T* const values = t.data();
     T* o = out.data();
     for (std::size_t k = 0; k < chosen.size();) {  // runs of lists that follow each other: one copy
@@ -553,7 +553,7 @@ JaggedTensor<T> gather_row_blocks(const std::vector<RowBlock<T>>& blocks, const 
     extents.reserve(static_cast<std::size_t>(rows * inner_rank));
     for (const RowBlock<T>& b : blocks) {
       for (index_t r = b.first; r < b.first + b.count; ++r) {
-        const std::span<const index_t> e = b.source->piece_extents(r);
+        const Index e = b.source->piece_extents(r);
         extents.insert(extents.end(), e.begin(), e.end());
       }
     }

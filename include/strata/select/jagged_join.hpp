@@ -560,7 +560,7 @@ Index regular_shape(const JaggedTensor<T>& t) {
     out.insert(out.end(), static_cast<std::size_t>(shape.inner_rank()), 0);
     return out;
   }
-  const std::span<const index_t> row0 = t.piece_extents(0);
+  const Index row0 = t.piece_extents(0);
   for (index_t r = 1; r < shape.n_rows(); ++r) {
     if (!std::ranges::equal(t.piece_extents(r), row0)) {
       fail<ShapeError>("to_regular", "row ", t.first_row() + r, " has extents ",

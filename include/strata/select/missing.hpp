@@ -26,6 +26,7 @@
 #include "strata/expr/jagged.hpp"
 #include "strata/expr/jagged_reductions.hpp"
 #include "strata/select/jagged.hpp"
+#include "strata/select/jagged_lists.hpp"
 #include "strata/tensor/jagged_tensor.hpp"
 #include "strata/tensor/print.hpp"
 #include "strata/tensor/tensor.hpp"
@@ -474,6 +475,305 @@ Masked<Tensor<T>> firsts(const JaggedTensor<T>& t) {
 template <class T>
 Masked<Tensor<T>> lasts(const JaggedTensor<T>& t) {
   return detail::row_end("lasts", t, true);
+}
+
+// ---- rows of lists: missing values at depth ------------------------------------------------
+
+namespace detail {
+
+/// A ListAxis reduction's result with the groups that had no value (none that is not NaN when
+/// @p skip_nan) marked missing: the groups are counted by the same reduction's walk, so the
+/// validity has the result's shape at every axis and depth.
+template <class R, class T>
+Masked<JaggedTensor<R>> lists_or_none(JaggedTensor<R> reduced, const JaggedTensor<T>& t,
+                                      ListAxis axis, bool skip_nan) {
+  const JaggedTensor<index_t> counts =
+      skip_nan ? count_nonzero(JaggedTensor<bool>(!strata::isnan(t)), axis) : count(t, axis);
+  JaggedTensor<bool> valid(counts > index_t{0});
+  R* const x = reduced.data();  // a new contiguous tensor, in the order of counts
+  const bool* const has = valid.data();
+  for (index_t k = 0; k < reduced.size(); ++k) {
+    if (!has[k]) {
+      x[k] = R{};
+    }
+  }
+  return Masked<JaggedTensor<R>>(std::move(reduced), std::move(valid));
+}
+
+/// The first or last value of every innermost list of rows of lists, missing for an empty list.
+template <class T>
+Masked<JaggedTensor<T>> list_end(std::string_view operation, const JaggedTensor<T>& t,
+                                 ListAxis axis, bool last) {
+  const Jagged& shape = t.shape();
+  if (shape.outer_rank() != 1 || shape.inner_rank() < 2) {
+    fail<ShapeError>(operation, "ListAxis{", axis.axis,
+                     "} takes a tensor of rows of lists (n * var * var, or deeper), not ",
+                     shape.to_string(), " (", operation, "(t) takes the rows of n * var)");
+  }
+  const index_t rank = shape.rank();
+  const index_t a = axis.axis < 0 ? axis.axis + rank : axis.axis;
+  if (a < 0 || a >= rank) {
+    fail<IndexError>(operation, "ListAxis{", axis.axis, "} does not exist (rank ", rank, ", shape ",
+                     shape.to_string(), ")");
+  }
+  if (a != rank - 1) {
+    fail<ShapeError>(operation, "ListAxis{", axis.axis, "} (axis ", a, " of ", shape.to_string(),
+                     ") would make a missing list of every empty one; ",
+                     "Masked holds missing values, so take the innermost axis, ", rank - 1,
+                     " or -1 (chip_each(t, i, axis) picks lists where none is empty)");
+  }
+  const JaggedTensor<index_t> lengths = num(t, ListAxis{a});  // the result's shape
+  auto values = JaggedTensor<T>::for_overwrite(lengths.shape());
+  auto valid = JaggedTensor<bool>::for_overwrite(lengths.shape());
+  const index_t* const n = lengths.data();
+  const T* const in = t.data();
+  T* const out = values.data();
+  bool* const has = valid.data();
+  index_t at = 0;  // the innermost lists follow each other in t's values
+  for (index_t k = 0; k < lengths.size(); ++k) {
+    has[k] = n[k] > 0;
+    out[k] = n[k] > 0 ? in[at + (last ? n[k] - 1 : 0)] : T{};
+    at += n[k];
+  }
+  return Masked<JaggedTensor<T>>(std::move(values), std::move(valid));
+}
+
+}  // namespace detail
+
+// mask_identity reductions of rows of lists. Each ListAxis reduction of
+// strata/select/jagged_lists.hpp with awkward's `mask_identity=True`: a group with no values (an
+// empty list along -1; for the nan-reductions, none that is not NaN) is missing in the jagged
+// result instead of holding the identity. `strata::max(events, strata::ListAxis{-1},
+// strata::mask_identity)`. Across lists or rows every group has a value by construction (an output
+// position exists where some list reaches it), so only NaN makes one missing there.
+/// The sums of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the sums, a Masked jagged tensor of sum(t, axis)'s shape
+/// @throws ShapeError, IndexError as sum(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> sum(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(sum(t, axis), t, axis, false);
+}
+/// The products of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the products, a Masked jagged tensor of prod(t, axis)'s shape
+/// @throws ShapeError, IndexError as prod(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> prod(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(prod(t, axis), t, axis, false);
+}
+/// The means of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the means, a Masked jagged tensor of mean(t, axis)'s shape
+/// @throws ShapeError, IndexError as mean(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> mean(const JaggedTensor<T>& t, ListAxis axis,
+                                                    MaskIdentity /*tag*/) {
+  return detail::lists_or_none(mean(t, axis), t, axis, false);
+}
+/// The minima of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the minima, a Masked jagged tensor of min(t, axis)'s shape
+/// @throws ShapeError, IndexError as min(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> min(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(min(t, axis), t, axis, false);
+}
+/// The maxima of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the maxima, a Masked jagged tensor of max(t, axis)'s shape
+/// @throws ShapeError, IndexError as max(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> max(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(max(t, axis), t, axis, false);
+}
+/// The positions of the minima of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the positions of the minima, a Masked jagged tensor of argmin(t, axis)'s shape
+/// @throws ShapeError, IndexError as argmin(t, axis)
+template <class T>
+Masked<JaggedTensor<index_t>> argmin(const JaggedTensor<T>& t, ListAxis axis,
+                                     MaskIdentity /*tag*/) {
+  return detail::lists_or_none(argmin(t, axis), t, axis, false);
+}
+/// The positions of the maxima of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the positions of the maxima, a Masked jagged tensor of argmax(t, axis)'s shape
+/// @throws ShapeError, IndexError as argmax(t, axis)
+template <class T>
+Masked<JaggedTensor<index_t>> argmax(const JaggedTensor<T>& t, ListAxis axis,
+                                     MaskIdentity /*tag*/) {
+  return detail::lists_or_none(argmax(t, axis), t, axis, false);
+}
+/// The ranges (max - min) of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the ranges (max - min), a Masked jagged tensor of ptp(t, axis)'s shape
+/// @throws ShapeError, IndexError as ptp(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> ptp(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(ptp(t, axis), t, axis, false);
+}
+/// The variances of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @param ddof delta degrees of freedom
+/// @return the variances, a Masked jagged tensor of var(t, axis)'s shape
+/// @throws ShapeError, IndexError as var(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> var(const JaggedTensor<T>& t, ListAxis axis,
+                                                   MaskIdentity /*tag*/, Ddof ddof = {}) {
+  return detail::lists_or_none(var(t, axis, ddof), t, axis, false);
+}
+/// The standard deviations of rows of lists along a ListAxis, missing where a group is empty.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @param ddof delta degrees of freedom
+/// @return the standard deviations, a Masked jagged tensor of std(t, axis)'s shape
+/// @throws ShapeError, IndexError as std(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> std(const JaggedTensor<T>& t, ListAxis axis,
+                                                   MaskIdentity /*tag*/, Ddof ddof = {}) {
+  return detail::lists_or_none(std(t, axis, ddof), t, axis, false);
+}
+/// The sums of the values that are not NaN of rows of lists along a ListAxis, missing where a group
+/// is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the sums of the values that are not NaN, a Masked jagged tensor of nansum(t, axis)'s
+/// shape
+/// @throws ShapeError, IndexError as nansum(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> nansum(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nansum(t, axis), t, axis, true);
+}
+/// The products of the values that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the products of the values that are not NaN, a Masked jagged tensor of nanprod(t,
+/// axis)'s shape
+/// @throws ShapeError, IndexError as nanprod(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> nanprod(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanprod(t, axis), t, axis, true);
+}
+/// The means of the values that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the means of the values that are not NaN, a Masked jagged tensor of nanmean(t, axis)'s
+/// shape
+/// @throws ShapeError, IndexError as nanmean(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> nanmean(const JaggedTensor<T>& t, ListAxis axis,
+                                                       MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanmean(t, axis), t, axis, true);
+}
+/// The variances of the values that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @param ddof delta degrees of freedom
+/// @return the variances of the values that are not NaN, a Masked jagged tensor of nanvar(t,
+/// axis)'s shape
+/// @throws ShapeError, IndexError as nanvar(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> nanvar(const JaggedTensor<T>& t, ListAxis axis,
+                                                      MaskIdentity /*tag*/, Ddof ddof = {}) {
+  return detail::lists_or_none(nanvar(t, axis, ddof), t, axis, true);
+}
+/// The standard deviations of the values that are not NaN of rows of lists along a ListAxis,
+/// missing where a group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @param ddof delta degrees of freedom
+/// @return the standard deviations of the values that are not NaN, a Masked jagged tensor of
+/// nanstd(t, axis)'s shape
+/// @throws ShapeError, IndexError as nanstd(t, axis)
+template <class T>
+Masked<JaggedTensor<detail::jagged_mean_t<T>>> nanstd(const JaggedTensor<T>& t, ListAxis axis,
+                                                      MaskIdentity /*tag*/, Ddof ddof = {}) {
+  return detail::lists_or_none(nanstd(t, axis, ddof), t, axis, true);
+}
+/// The minima of the values that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the minima of the values that are not NaN, a Masked jagged tensor of nanmin(t, axis)'s
+/// shape
+/// @throws ShapeError, IndexError as nanmin(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> nanmin(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanmin(t, axis), t, axis, true);
+}
+/// The maxima of the values that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the maxima of the values that are not NaN, a Masked jagged tensor of nanmax(t, axis)'s
+/// shape
+/// @throws ShapeError, IndexError as nanmax(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> nanmax(const JaggedTensor<T>& t, ListAxis axis, MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanmax(t, axis), t, axis, true);
+}
+/// The positions of the minima that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the positions of the minima that are not NaN, a Masked jagged tensor of nanargmin(t,
+/// axis)'s shape
+/// @throws ShapeError, IndexError as nanargmin(t, axis)
+template <class T>
+Masked<JaggedTensor<index_t>> nanargmin(const JaggedTensor<T>& t, ListAxis axis,
+                                        MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanargmin(t, axis), t, axis, true);
+}
+/// The positions of the maxima that are not NaN of rows of lists along a ListAxis, missing where a
+/// group is empty or all NaN.
+/// @param t a tensor of rows of lists
+/// @param axis the ListAxis
+/// @return the positions of the maxima that are not NaN, a Masked jagged tensor of nanargmax(t,
+/// axis)'s shape
+/// @throws ShapeError, IndexError as nanargmax(t, axis)
+template <class T>
+Masked<JaggedTensor<index_t>> nanargmax(const JaggedTensor<T>& t, ListAxis axis,
+                                        MaskIdentity /*tag*/) {
+  return detail::lists_or_none(nanargmax(t, axis), t, axis, true);
+}
+
+/// The first value of every list at the innermost axis of rows of lists, missing for an empty
+/// list (awkward's `ak.firsts(array, axis=-1)`): `n * var * var` gives `n * var`, one entry
+/// per list.
+/// @code
+/// strata::firsts(lists, strata::ListAxis{-1});  // [[1, None], [4]] of [[[1, 2, 3], []], [[4, 5]]]
+/// @endcode
+/// @param t a tensor of rows of lists (`n * var * var` or deeper)
+/// @param axis the innermost axis (-1, or the rank - 1)
+/// @return the values with their validity, one level less deep than t
+/// @throws ShapeError when t is not rows of lists or the axis is not the innermost (a missing
+///         list is not a missing value); IndexError for an axis beyond the rank
+template <class T>
+Masked<JaggedTensor<T>> firsts(const JaggedTensor<T>& t, ListAxis axis) {
+  return detail::list_end("firsts", t, axis, false);
+}
+/// The last value of every list at the innermost axis of rows of lists, missing for an empty
+/// list (awkward's `array[..., -1:]` then `ak.firsts(axis=-1)`).
+/// @param t a tensor of rows of lists (`n * var * var` or deeper)
+/// @param axis the innermost axis (-1, or the rank - 1)
+/// @return the values with their validity, one level less deep than t
+/// @throws ShapeError, IndexError as firsts(t, axis)
+template <class T>
+Masked<JaggedTensor<T>> lasts(const JaggedTensor<T>& t, ListAxis axis) {
+  return detail::list_end("lasts", t, axis, true);
 }
 
 /// Each 1-D row padded with missing values to at least @p target elements (awkward's

@@ -23,6 +23,7 @@ namespace strata {
 namespace detail {
 
 struct PieceIndex;
+struct ListIndex;
 
 /// The immutable description of a jagged shape, shared by the shape and its views. Rows are
 /// kept in one of three forms: a table of extents when every row is smooth; rows of lists (each
@@ -40,6 +41,10 @@ struct JaggedData {
   /// and shared by every tensor over all of them: a result of the same shape indexes nothing.
   mutable std::shared_ptr<const PieceIndex> pieces;
   mutable std::mutex pieces_mutex;  ///< guards the first making of pieces
+  /// Rows of lists: the two-level offsets as list_index() gives them, made on first use and
+  /// shared like the pieces.
+  mutable std::shared_ptr<const ListIndex> lists;
+  mutable std::mutex lists_mutex;  ///< guards the first making of lists
 
   [[nodiscard]] index_t rows() const noexcept { return static_cast<index_t>(starts.size()) - 1; }
   [[nodiscard]] bool smooth_rows() const noexcept { return first.empty() && inner.empty(); }
@@ -257,6 +262,28 @@ class Jagged : public ShapeAPI<Jagged>, public JaggedAPI<Jagged> {
   /// @throws ShapeError as from_lists(IndexSpan, IndexSpan), and for a count of counts that
   ///         differs from the grid
   static Jagged from_lists(IndexSpan outer, IndexSpan counts, IndexSpan lengths);
+  /// A jagged matrix (awkward's `n * var`) from the offsets of its rows, as a ListOffsetArray
+  /// keeps them: row r holds positions `offsets[r]` to `offsets[r + 1] - 1` of the values.
+  /// @param offsets rows + 1 offsets, from 0, never decreasing
+  /// @return the shape (rank 2)
+  /// @throws ShapeError for no offsets, a first offset other than 0 or an offset below the one
+  ///         before it (naming its place)
+  static Jagged from_offsets(IndexSpan offsets);
+  /// Rows of lists (awkward's `n * var * var`) from the two offset arrays of a ListOffsetArray of
+  /// a ListOffsetArray: row r holds lists `row_offsets[r]` to `row_offsets[r + 1] - 1`, list l
+  /// the values `list_offsets[l]` to `list_offsets[l + 1] - 1`. The arrays become the shape's
+  /// own (moved, not copied): O(rows + lists) to check, nothing computed per list, the cheapest
+  /// way to make rows of lists from offsets already at hand.
+  /// @code
+  /// Jagged::from_offsets({0, 2, 2, 3}, {0, 3, 3, 5});  // [[3], [0]], [], [[2]] (as lengths)
+  /// @endcode
+  /// @param row_offsets rows + 1 offsets into the lists, from 0, never decreasing
+  /// @param list_offsets lists + 1 offsets into the values, from 0, never decreasing
+  /// @return the shape (rank 3)
+  /// @throws ShapeError for an empty array, a first offset other than 0, an offset below the one
+  ///         before it (naming the array and the place), or row offsets that end at another
+  ///         number of lists than the list offsets hold
+  static Jagged from_offsets(std::vector<index_t> row_offsets, std::vector<index_t> list_offsets);
 
   /// The origin: %all zeros.
   /// @return the origin

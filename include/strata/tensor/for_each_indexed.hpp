@@ -391,7 +391,7 @@ void jagged_tensor_indexed(const P& policy, J& jt, bool relative, F& f) {
       for (std::size_t k = 0; k < prefix.size(); ++k) {
         index[k] = prefix[k];
       }
-      const std::span<const index_t> e = jt.piece_extents(p);
+      const Index e = jt.piece_extents(p);
       E* values = jt.piece_data(p);
       const std::size_t lead = prefix.size();
       for_each_box_row(e, [&](const Index& g, index_t count) {

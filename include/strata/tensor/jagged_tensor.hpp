@@ -737,7 +737,13 @@ class JaggedTensor {
   /// jagged rows (recursively).
   /// @return the count
   [[nodiscard]] index_t n_pieces() const noexcept {
-    return pieces_ ? pieces_->count() : shape_.n_rows();
+    if (pieces_) {
+      return pieces_->count();
+    }
+    if (direct_lists()) {
+      return shape_.rows().data().first[static_cast<std::size_t>(shape_.rows().row1())];
+    }
+    return shape_.n_rows();
   }
   /// Smooth piece @p p as a Tensor view of its shape, sharing the buffer.
   /// @param p in [0, n_pieces())
@@ -752,11 +758,15 @@ class JaggedTensor {
   /// The extents of smooth piece @p p (unchecked).
   /// @param p in [0, n_pieces())
   /// @return one extent per smooth mode
-  [[nodiscard]] std::span<const index_t> piece_extents(index_t p) const noexcept {
+  [[nodiscard]] Index piece_extents(index_t p) const {
     if (pieces_) {
-      return pieces_->extents(p);
+      return Index(pieces_->extents(p));
     }
-    return shape_.rows().data().row_extents(shape_.rows().row0() + p);
+    const detail::JaggedData& d = shape_.rows().data();
+    if (direct_lists()) {
+      return Index{d.list_length(p)};
+    }
+    return Index(d.row_extents(shape_.rows().row0() + p));
   }
   /// Where each smooth piece starts in values(), plus the size (n_pieces() + 1 prefix sums):
   /// the weights a parallel loop over pieces balances.
@@ -774,11 +784,14 @@ class JaggedTensor {
   }
 
   /// The row smooth piece @p p belongs to: its linear number among this tensor's rows (row-major
-  /// over the outer modes, from 0), O(1) and without allocating (piece_index() gives the whole
-  /// prefix).
+  /// over the outer modes, from 0), without allocating: O(1), O(log rows) for rows of lists,
+  /// whose pieces are their lists (piece_index() gives the whole prefix).
   /// @param p in [0, n_pieces()) (unchecked)
   /// @return the row
   [[nodiscard]] index_t piece_row(index_t p) const noexcept {
+    if (direct_lists()) {
+      return list_row(p);
+    }
     if (!pieces_) {
       return p;
     }
@@ -792,9 +805,9 @@ class JaggedTensor {
   }
   /// @cond STRATA_PRIVATE
   // The two-level offsets of a tensor whose rows are lists (one outer axis, rows of rank 2):
-  // kept when some row is jagged (built with the pieces), made on the spot from the extents
-  // table when every row is rectangular (a batch of matrices need not carry one entry per
-  // matrix row); null for other shapes.
+  // kept by the shape when its rows are lists or some row is jagged (made on first use), made
+  // on the spot from the extents table when every row is rectangular (a batch of matrices need
+  // not carry one entry per matrix row); null for other shapes.
   [[nodiscard]] std::shared_ptr<const detail::ListIndex> list_index() const {
     if (pieces_ || shape_.outer_rank() != 1 || shape_.inner_rank() != 2) {
       return pieces_ ? pieces_->lists : nullptr;
@@ -814,6 +827,9 @@ class JaggedTensor {
     if (pieces_) {
       const std::span<const index_t> kept = pieces_->prefix(p);
       prefix.assign(kept.begin(), kept.end());
+    } else if (direct_lists()) {
+      const index_t r = list_row(p);
+      prefix = Index{r, p - shape_.rows().data().first[static_cast<std::size_t>(r)]};
     } else {
       prefix.assign(static_cast<std::size_t>(shape_.outer_rank()), 0);
       detail::smooth_unravel(p, shape_.outer_extents(), prefix);
@@ -1075,7 +1091,7 @@ class JaggedTensor {
     std::copy(shape_.outer_extents().begin(), shape_.outer_extents().end(), extents.begin());
     for (index_t p = 0; p < n_pieces(); ++p) {
       const Index prefix = local_prefix(p);
-      const std::span<const index_t> e = piece_extents(p);
+      const Index e = piece_extents(p);
       for (std::size_t m = 0; m < prefix.size(); ++m) {
         extents[m] = std::max(extents[m], prefix[m] + 1);
       }
@@ -1171,7 +1187,7 @@ class JaggedTensor {
   template <class E>
   [[nodiscard]] Tensor<E> piece_of(index_t p) const {
     check_piece(p);
-    const std::span<const index_t> extents = piece_extents(p);
+    const Index extents = piece_extents(p);
     return Tensor<E>(buffer_, Dimensions(extents, row_strides(extents), base_ + piece_start(p)));
   }
 
@@ -1259,11 +1275,29 @@ class JaggedTensor {
   [[nodiscard]] Dimensions values_map() const { return Dimensions(Index{size()}, Index{1}, base_); }
 
   /// Lists the smooth pieces when some row is jagged (smooth rows are the pieces themselves):
-  /// the index the shape keeps, shared by every tensor of that shape.
+  /// the index the shape keeps, shared by every tensor of that shape. Rows of lists on one outer
+  /// axis from the shape's first row (the form every new tensor's shape has) need none: their
+  /// lists are the pieces, read from the shape's two offset arrays, so a new tensor of lists
+  /// (a filter's result, an expression's) lists nothing.
   void index_pieces() {
-    if (!shape_.smooth_rows()) {
-      pieces_ = detail::piece_index(shape_.rows());
+    if (shape_.smooth_rows()) {
+      return;
     }
+    const detail::JaggedRows& rows = shape_.rows();
+    if (rows.data().list_rows() && rows.outer_rank() == 1 && rows.row0() == 0) {
+      return;
+    }
+    pieces_ = detail::piece_index(rows);
+  }
+  /// Whether the pieces are the lists of rows of lists, read from the shape (index_pieces).
+  [[nodiscard]] bool direct_lists() const noexcept {
+    return !pieces_ && shape_.rows().data().list_rows();
+  }
+  /// The row that list @p p belongs to (direct_lists()).
+  [[nodiscard]] index_t list_row(index_t p) const noexcept {
+    const std::vector<index_t>& first = shape_.rows().data().first;
+    const auto end = first.begin() + shape_.rows().row1() + 1;
+    return static_cast<index_t>(std::upper_bound(first.begin(), end, p) - first.begin()) - 1;
   }
   void check_piece(index_t p) const {
     if (p < 0 || p >= n_pieces()) {
@@ -1272,7 +1306,13 @@ class JaggedTensor {
     }
   }
   [[nodiscard]] std::span<const index_t> piece_starts() const noexcept {
-    return pieces_ ? std::span<const index_t>(pieces_->starts) : offsets();
+    if (pieces_) {
+      return pieces_->starts;
+    }
+    if (direct_lists()) {
+      return {shape_.rows().data().list_ends.data(), static_cast<std::size_t>(n_pieces()) + 1};
+    }
+    return offsets();
   }
   [[nodiscard]] index_t piece_start(index_t p) const noexcept {
     return piece_starts()[static_cast<std::size_t>(p)];

@@ -745,6 +745,16 @@ class ListArray {
     if (shape.outer_rank() == 1 && shape.inner_rank() >= 3) {
       return {t.values(), walked_levels(shape)};
     }
+    const detail::JaggedRows& rows = shape.rows();
+    if (rows.data().list_rows() && shape.outer_rank() == 1 && rows.row0() == 0) {
+      // Rows of lists from the shape's first row: its own two offset arrays, shared.
+      const std::shared_ptr<const detail::JaggedData>& data = rows.shared();
+      const index_t* first = data->first.data();
+      const index_t* lists = data->list_ends.data();
+      const index_t n = shape.n_rows();
+      return {t.values(),
+              {Level{data, first, first + 1, n}, Level{data, lists, lists + 1, first[n]}}};
+    }
     const std::shared_ptr<const detail::ListIndex> index = t.list_index();
     if (!index) {
       detail::fail<ShapeError>("ListArray",

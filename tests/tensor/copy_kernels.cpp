@@ -80,6 +80,24 @@ void for_each_transpose_kernel(F f) {
   kernels = best;
 }
 
+/// Copies an iota source through @p src into a destination of -1 through @p dst, sequentially
+/// and in parallel with each transpose kernel, and requires the naive loop's result.
+template <class T>
+void expect_naive_copy(const Dimensions& dst, const Dimensions& src) {
+  std::vector<T> source(static_cast<std::size_t>(span_of(src)));
+  std::iota(source.begin(), source.end(), T{0});
+  const std::vector<T> initial(static_cast<std::size_t>(span_of(dst)), T{-1});
+  const auto expected = naive_copy(initial, dst, source, src);
+  for_each_transpose_kernel([&] {
+    auto seq_out = initial;
+    strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
+    REQUIRE(seq_out == expected);
+    auto par_out = initial;
+    strata::copy_arrays(strata::Parallel{1}, par_out.data(), dst, source.data(), src);
+    REQUIRE(par_out == expected);
+  });
+}
+
 }  // namespace
 
 TEST_CASE("copy paths are chosen by the jointly reduced maps", "[tensor]") {
@@ -195,23 +213,8 @@ TEST_CASE("the blocked transpose takes any permutation whose unit axes differ",
     const Dimensions dst = random_destination(rng, shape);
     INFO("dst " << dst << "\nsrc " << src);
     blocked += strata::select_copy_path(dst, src) == CopyPath::blocked ? 1 : 0;
-    const auto check = [&](auto zero) {
-      using T = decltype(zero);
-      std::vector<T> source(static_cast<std::size_t>(span_of(src)));
-      std::iota(source.begin(), source.end(), T{0});
-      const std::vector<T> initial(static_cast<std::size_t>(span_of(dst)), T{-1});
-      const auto expected = naive_copy(initial, dst, source, src);
-      for_each_transpose_kernel([&] {
-        auto seq_out = initial;
-        strata::copy_arrays(strata::seq, seq_out.data(), dst, source.data(), src);
-        REQUIRE(seq_out == expected);
-        auto par_out = initial;
-        strata::copy_arrays(strata::Parallel{1}, par_out.data(), dst, source.data(), src);
-        REQUIRE(par_out == expected);
-      });
-    };
-    check(0);
-    check(0.0);
+    expect_naive_copy<int>(dst, src);
+    expect_naive_copy<double>(dst, src);
   }
   CHECK(blocked > 60);
 }
@@ -299,5 +302,84 @@ TEST_CASE("a transpose into destination rows far apart equals the naive loop", "
   for (const index_t offset : {0, 5}) {
     check(0.0F, 130, 16390, 16400, offset);  // 8.5 MB: streamed
     check(0.0, 66, 16390, 16400, offset);
+  }
+}
+
+TEST_CASE("the blocked transpose's outer planes continue the source's rows a page at a time",
+          "[tensor]") {
+  using strata::Axis;
+  const auto axis = [](index_t extent, index_t stride) {
+    return Axis{extent, stride, extent, 0, nullptr};
+  };
+  const auto extents_strides = [](const std::vector<Axis>& axes) {
+    std::vector<std::pair<index_t, index_t>> out;
+    for (const Axis& a : axes) {
+      out.emplace_back(a.extent, a.stride);
+    }
+    return out;
+  };
+  using Pairs = std::vector<std::pair<index_t, index_t>>;
+  // The full reversal of float [64, 64, 128, 128]: planes (l, i), outer axes k then j in the
+  // destination's order; k steps 512 bytes of the source, so 8 of them make a page.
+  std::vector<Axis> dout{axis(128, 4096), axis(64, 64)};
+  std::vector<Axis> sout{axis(128, 128), axis(64, 16384)};
+  strata::detail::order_planes(dout, sout, 4);
+  CHECK(extents_strides(dout) == Pairs{{16, 32768}, {64, 64}, {8, 4096}});
+  CHECK(extents_strides(sout) == Pairs{{16, 1024}, {64, 16384}, {8, 128}});
+  // 8-byte elements: 4 steps make a page; an extent of 12 splits at its largest divisor <= 8.
+  dout = {axis(12, 4096), axis(64, 64)};
+  sout = {axis(12, 128), axis(64, 16384)};
+  strata::detail::order_planes(dout, sout, 8);
+  CHECK(extents_strides(sout) == Pairs{{3, 512}, {64, 16384}, {4, 128}});
+  // The whole axis fits in a page: it moves inside, nothing stays outside.
+  dout = {axis(6, 4096), axis(64, 64)};
+  sout = {axis(6, 128), axis(64, 16384)};
+  strata::detail::order_planes(dout, sout, 4);
+  CHECK(extents_strides(dout) == Pairs{{64, 64}, {6, 4096}});
+  CHECK(extents_strides(sout) == Pairs{{64, 16384}, {6, 128}});
+  // Unchanged: the smallest source stride already innermost, a step of a page or more, a
+  // broadcast, a single outer axis.
+  for (const auto& [d0, s0] : std::vector<std::pair<std::vector<Axis>, std::vector<Axis>>>{
+           {{axis(64, 64), axis(128, 4096)}, {axis(64, 16384), axis(128, 128)}},
+           {{axis(128, 4096), axis(64, 64)}, {axis(128, 1024), axis(64, 16384)}},
+           {{axis(128, 4096), axis(64, 64)}, {axis(128, 0), axis(64, 16384)}},
+           {{axis(128, 4096)}, {axis(128, 128)}}}) {
+    auto d = d0;
+    auto s = s0;
+    strata::detail::order_planes(d, s, 4);
+    CHECK(extents_strides(d) == extents_strides(d0));
+    CHECK(extents_strides(s) == extents_strides(s0));
+  }
+}
+
+TEST_CASE("a blocked transpose whose outer planes are reordered equals the naive loop",
+          "[tensor][property]") {
+  // Reversals and other permutations of rank 4 and 5 whose outer axis of smallest source
+  // stride is not the destination's innermost outer axis and steps less than a page, so
+  // order_planes moves it inside (split in chunks where its extent exceeds a page), with flips
+  // of the source and of the destination's outer axes; 4- and 8-byte elements, both kernels,
+  // sequential and parallel.
+  struct Case {
+    Index stored;
+    Index perm;
+  };
+  const std::vector<Case> cases{{{8, 6, 24, 48}, {3, 2, 1, 0}},
+                                {{10, 7, 36, 16}, {3, 2, 1, 0}},
+                                {{9, 5, 40, 24}, {3, 1, 2, 0}},
+                                {{8, 3, 5, 12, 16}, {4, 3, 2, 1, 0}},
+                                {{9, 2, 6, 20, 16}, {4, 2, 3, 1, 0}}};
+  for (const Case& c : cases) {
+    for (int variant = 0; variant < 4; ++variant) {
+      Dimensions src = Dimensions(c.stored).transpose(c.perm);
+      if (variant % 2 == 1) {
+        src = src.reverse({1});
+      }
+      const Index shape = src.shape();
+      const Dimensions dst = variant < 2 ? Dimensions(shape) : Dimensions(shape).reverse({0, 2});
+      INFO("dst " << dst << "\nsrc " << src);
+      REQUIRE(strata::select_copy_path(dst, src) == CopyPath::blocked);
+      expect_naive_copy<float>(dst, src);
+      expect_naive_copy<double>(dst, src);
+    }
   }
 }

@@ -504,24 +504,12 @@ JaggedTensor<T> chip_each(const JaggedTensor<T>& t, index_t i, index_t axis) {
   if (a == 1) {
     return t.chip_each(i);
   }
-  // List i of every entry at level a - 1 (a value at the last level), then that level merged
-  // into the one above: each entry above holds the chosen ones.
+  // ListArray's chip_each, a list without position i named by its jagged index.
   const ListArray<T> lists(t);
   const auto l = static_cast<std::size_t>(a - 1);
-  const detail::ListLevel& v = detail::ListArrayAccess::level(lists, l);
-  return detail::ListArrayAccess::regroup(lists, l,
-                                          [&](index_t e, std::vector<index_t>& chosen) {
-                                            const index_t length = v.stops[e] - v.starts[e];
-                                            const index_t k = i < 0 ? i + length : i;
-                                            if (k < 0 || k >= length) {
-                                              detail::fail<IndexError>(
-                                                  op, "index ", i, " is outside ",
-                                                  detail::entry_name(lists, l, e, t.first_row()),
-                                                  " of length ", length);
-                                            }
-                                            chosen.push_back(v.starts[e] + k);
-                                          })
-      .flatten(a)
+  return detail::ListArrayAccess::chip(
+             lists, op, i, l,
+             [&](index_t e) { return detail::entry_name(lists, l, e, t.first_row()); })
       .to_jagged();
 }
 

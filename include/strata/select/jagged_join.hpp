@@ -52,9 +52,10 @@ inline index_t product_of(IndexSpan extents) {
   return n;
 }
 
-/// Row r's length for every row of a tensor with 1-D rows.
-inline Index row_lengths(std::span<const index_t> starts) {
-  Index lengths(starts.size() - 1, 0);
+/// The lengths a list of offsets gives (one fewer than the offsets): row r's length for every
+/// row of a tensor with 1-D rows, or the lengths of one level of a ListArray.
+inline std::vector<index_t> row_lengths(std::span<const index_t> starts) {
+  std::vector<index_t> lengths(starts.size() - 1, 0);
   for (std::size_t r = 0; r < lengths.size(); ++r) {
     lengths[r] = starts[r + 1] - starts[r];
   }
@@ -447,8 +448,7 @@ JaggedTensor<T> unflatten(const JaggedTensor<T>& t, const Tensor<I>& counts) {
     detail::fail<ShapeError>(op, "the counts add up to ", total, " but ", t.shape().to_string(),
                              " has ", t.shape().n_rows(), " rows");
   }
-  const Index lengths = detail::row_lengths(t.offsets());
-  return t.reshape(Jagged::from_lists(groups, lengths));
+  return t.reshape(Jagged::from_lists(groups, detail::row_lengths(t.offsets())));
 }
 /// unflatten() with the counts in braces or a std::vector.
 /// @param t a tensor with 1-D rows over one outer axis

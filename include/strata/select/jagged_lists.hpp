@@ -139,15 +139,6 @@ struct ListColumns {
   }
 };
 
-/// The lengths @p offsets give (one fewer than the offsets), for unflatten().
-inline std::vector<index_t> lengths_of(std::span<const index_t> offsets) {
-  std::vector<index_t> lengths(offsets.size() - 1);
-  for (std::size_t i = 0; i < lengths.size(); ++i) {
-    lengths[i] = offsets[i + 1] - offsets[i];
-  }
-  return lengths;
-}
-
 /// The columns of a reduction across one level of rows of nested lists (`n * var * var * var`
 /// and deeper, one outer axis): the entries of that level under one parent (every row, for the
 /// rows' own level) merge position by position, as awkward's `axis` does, so value
@@ -214,7 +205,7 @@ inline MergedLevel merge_level(const std::vector<std::vector<index_t>>& offsets,
   } else {
     // The levels above keep their lengths; each node of level - 1 groups its children.
     for (std::size_t l = 0; l + 1 < level; ++l) {
-      m.lengths.push_back(lengths_of(offsets[l]));
+      m.lengths.push_back(row_lengths(offsets[l]));
     }
     const std::vector<index_t>& parents = offsets[level - 1];
     first.assign(parents.begin(), parents.end());
@@ -334,7 +325,7 @@ JaggedTensor<R> list_reduction(std::string_view operation, const JaggedTensor<T>
     const std::vector<std::vector<index_t>> levels = level_offsets(shape, operation);
     if (a >= -2) {
       return unflatten(list_reduction<R>(operation, flatten(t, 1), ListAxis{a}, along, across),
-                       lengths_of(levels.front()));
+                       row_lengths(levels.front()));
     }
     // Across a level higher up: its entries merge position by position (the rows' own level
     // for a == -rank), the output one level less deep.
@@ -581,12 +572,12 @@ JaggedTensor<index_t> num(const JaggedTensor<T>& t, ListAxis axis) {
   // The lengths of the nodes at depth a - 1, grouped by the levels above them.
   const std::vector<std::vector<index_t>> levels = detail::level_offsets(shape, "num");
   const auto depth = static_cast<std::size_t>(a - 1);
-  const std::vector<index_t> values = detail::lengths_of(levels[depth]);
+  const std::vector<index_t> values = detail::row_lengths(levels[depth]);
   auto out = JaggedTensor<index_t>::for_overwrite(
-      Jagged::from_lengths(detail::lengths_of(levels[depth - 1])));
+      Jagged::from_lengths(detail::row_lengths(levels[depth - 1])));
   std::copy(values.begin(), values.end(), out.data());
   for (std::size_t l = depth - 1; l-- > 0;) {
-    out.rebind(unflatten(out, detail::lengths_of(levels[l])));
+    out.rebind(unflatten(out, detail::row_lengths(levels[l])));
   }
   return out;
 }

@@ -46,6 +46,12 @@ struct ListArrayAccess {
   static const ListLevel& level(const ListArray<T>& lists, std::size_t l) {
     return lists.levels_[l];
   }
+  /// ListArray::chip_each() at level @p l, an entry without position @p i named by `name(e)`.
+  template <class T, class Name>
+  static ListArray<T> chip(const ListArray<T>& lists, std::string_view op, index_t i, std::size_t l,
+                           Name&& name) {
+    return lists.chip(op, i, l, std::forward<Name>(name));
+  }
   /// Every entry e of level @p l of @p lists gets the entries `pick(e, chosen)` appends
   /// (positions in level l + 1, or in the values at the last level).
   template <class T, class Pick>
@@ -332,21 +338,10 @@ class ListArray {
                                " is one value per row: no list is left (values(), starts() and "
                                "stops() give them)");
     }
-    const Level& v = levels_[l];
-    return regroup(l,
-                   [&](index_t e, std::vector<index_t>& chosen) {
-                     const index_t length = v.stops[e] - v.starts[e];
-                     const index_t k = i < 0 ? i + length : i;
-                     if (k < 0 || k >= length) {
-                       const std::string where = l == 0 ? "row " + std::to_string(e)
-                                                        : "list " + std::to_string(e) +
-                                                              " of axis " + std::to_string(l + 1);
-                       detail::fail<IndexError>(op, "index ", i, " is outside ", where,
-                                                " of length ", length);
-                     }
-                     chosen.push_back(v.starts[e] + k);
-                   })
-        .flatten(static_cast<index_t>(l) + 1);
+    return chip(op, i, l, [l](index_t e) {
+      return l == 0 ? "row " + std::to_string(e)
+                    : "list " + std::to_string(e) + " of axis " + std::to_string(l + 1);
+    });
   }
   /// Per-row choice (awkward's `array[index]` with a jagged integer index): row r of the
   /// result holds the elements `index[r][0], index[r][1], ...` of row r (its lists at depth 2,
@@ -643,6 +638,23 @@ class ListArray {
  private:
   using Level = detail::ListLevel;
   friend struct detail::ListArrayAccess;
+  // chip_each() at level l: element i of each of its entries, that level removed; an entry
+  // without it is named by name(e) in the IndexError.
+  template <class Name>
+  [[nodiscard]] ListArray chip(std::string_view op, index_t i, std::size_t l, Name&& name) const {
+    const Level& v = levels_[l];
+    return regroup(l,
+                   [&](index_t e, std::vector<index_t>& chosen) {
+                     const index_t length = v.stops[e] - v.starts[e];
+                     const index_t k = i < 0 ? i + length : i;
+                     if (k < 0 || k >= length) {
+                       detail::fail<IndexError>(op, "index ", i, " is outside ", name(e),
+                                                " of length ", length);
+                     }
+                     chosen.push_back(v.starts[e] + k);
+                   })
+        .flatten(static_cast<index_t>(l) + 1);
+  }
   // unflatten(counts, axis) at level l, its errors naming @p op.
   template <std::integral I>
   [[nodiscard]] ListArray split(std::string_view op, const JaggedTensor<I>& counts, std::size_t l,

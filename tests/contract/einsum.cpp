@@ -383,6 +383,13 @@ TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries"
       {"bij,bjk->bik", {0, 4, 5}, {0, 5, 2}},
       // a result whose column labels do not coalesce: computed apart, then added in
       {"ij,jkl->lik", {3, 4}, {4, 2, 5}},
+      // matrix-vector products (one free group empty): one sum per line
+      {"ij,j->i", {5, 4}, {4}},
+      {"j,ij->i", {4}, {5, 4}},
+      {"ij,i->j", {5, 4}, {5}},
+      {"ijk,jk->i", {3, 4, 5}, {4, 5}},
+      {"bij,bj->bi", {3, 4, 5}, {3, 5}},
+      {"ij,j->i", {0, 4}, {4}},
   };
   for (const auto& [spec, sa, sb] : cases) {
     for (int trial = 0; trial < 6; ++trial) {
@@ -422,12 +429,23 @@ TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries"
       REQUIRE(into.to_vector() == scaled);
     }
   }
-  // A sparse operator of a million rows applied along the first mode of a dense tensor:
-  // densified, it would need 8 TB.
+  // A sparse operator of a million rows times a vector (its stored entries only).
   const index_t n = 1'000'000;
   const auto op =
       strata::sparse_from_coo({n, n}, {std::vector<index_t>{5, n - 1}, std::vector<index_t>{7, 0}},
                               std::vector<double>{2, 3});
+  const Tensor<double> v = strata::iota<double>({n});
+  const Tensor<double> w = strata::einsum("ij,j->i", op, v);
+  CHECK(w(5) == 2 * 7);
+  CHECK(w(n - 1) == 0);  // 3 * v(0)
+  CHECK(strata::sum(w) == 14);
+  Tensor<double> u({n});
+  u.fill(1.0);
+  strata::einsum_into(u, strata::Scaling{2.0, -1.0}, "j,ij->i", v, op);
+  CHECK(u(5) == 2 * 2 * 7 - 1);
+  CHECK(u(0) == -1);
+  // A sparse operator of a million rows applied along the first mode of a dense tensor:
+  // densified, it would need 8 TB.
   const Tensor<double> x = strata::iota<double>({n, 2, 3});  // x(j, k, l) = 6 j + 3 k + l
   const Tensor<double> y = strata::einsum("ij,jkl->ikl", op, x);
   CHECK(y.shape() == Index{n, 2, 3});

@@ -272,6 +272,9 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
     return false;
   }
   const std::size_t nb = step.batch.size();
+  if (nb + (left ? step.rows : step.columns).size() == 0) {
+    return false;  // no lines: the sparse operand is summed whole (the reduction engine)
+  }
   const index_t batches = labels_extent(step.batch, extents);
   const index_t m = labels_extent(step.rows, extents);
   const index_t n = labels_extent(step.columns, extents);
@@ -320,6 +323,17 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
       const index_t batch = o / lines_per_batch;
       const auto& at = starts[static_cast<std::size_t>(batch)];
       R* to = cd + at[1] + (o - batch * lines_per_batch) * line_step;
+      if (length == 1) {  // a matrix-vector product: each line is one sum, kept in a register
+        R sum = line_beta == R{0} ? R{0} : static_cast<R>(line_beta * *to);
+        for (index_t e = sparse.offsets[static_cast<std::size_t>(o)];
+             e < sparse.offsets[static_cast<std::size_t>(o) + 1]; ++e) {
+          const R v = static_cast<R>(alpha * sparse.values[static_cast<std::size_t>(e)]);
+          sum = static_cast<R>(
+              sum + v * dd[at[0] + sparse.indices[static_cast<std::size_t>(e)] * inner_step]);
+        }
+        *to = sum;
+        continue;
+      }
       if (line_beta == R{0}) {
         for (index_t t = 0; t < length; ++t) {
           to[t * to_step] = R{0};
@@ -391,6 +405,12 @@ template <class R, ExecutionPolicy P>
 void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledOperand<R>& b,
                    const ContractionStep& step, const Index& extents, Tensor<R> dest, R alpha,
                    R beta, GemmRecord<R>* record = nullptr) {
+  // A sparse operand (zero fill) is multiplied by its stored entries: O(nnz x the dense
+  // side), never densified; matrix-vector products (one free group empty) included.
+  if (!step.contracted.empty() && (!step.rows.empty() || !step.columns.empty()) &&
+      sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
+    return;
+  }
   if (step.engine != ContractionEngine::gemm) {
     // One pass: broadcast products (summed over the contracted labels, trailing).
     std::vector<int> order = step.labels;
@@ -417,12 +437,6 @@ void contract_into(const P& policy, const LabelledOperand<R>& a, const LabelledO
     } else {
       assign_expression(policy, dest, astype<R>(alpha * s + beta * dest));
     }
-    return;
-  }
-  // A sparse operand (zero fill) is multiplied by its stored entries: O(nnz x the dense
-  // side), never densified.
-  if (!step.rows.empty() && !step.columns.empty() && !step.contracted.empty() &&
-      sparse_product(policy, a, b, step, extents, dest, alpha, beta)) {
     return;
   }
   // Matrix products: A as [batch, M, K], B as [batch, K, N], C as [batch, M, N].

@@ -349,6 +349,54 @@ void sparse_mode_einsum(benchmark::State& state) {  // a new tensor each time
   }
 }
 
+// ---- the same operator times a vector ("ij,j->i": an iterative solver's product) ------------
+
+void sparse_matvec_hand(benchmark::State& state) {  // the baseline: the CSR loop, rows in parallel
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto a = strata::csr(op);
+  const auto x = random_tensor<double>({kOperatorRows}, 1);
+  Tensor<double> y({kOperatorRows});
+  const double* xd = x.data();
+  double* yd = y.data();
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static) num_threads(threads_of(state))
+    for (index_t i = 0; i < kOperatorRows; ++i) {
+      const auto row = static_cast<std::size_t>(i);
+      double sum = 0;
+      for (index_t e = a.offsets[row]; e < a.offsets[row + 1]; ++e) {
+        sum += a.values[static_cast<std::size_t>(e)] * xd[a.indices[static_cast<std::size_t>(e)]];
+      }
+      yd[i] = sum;
+    }
+    benchmark::ClobberMemory();
+  }
+}
+
+void sparse_matvec_einsum_into(benchmark::State& state) {  // the arrays kept between calls
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto x = random_tensor<double>({kOperatorRows}, 1);
+  Tensor<double> y({kOperatorRows});
+  for (auto _ : state) {
+    strata::einsum_into(y, "ij,j->i", op, x);
+    benchmark::ClobberMemory();
+  }
+}
+
+void sparse_matvec_first(benchmark::State& state) {  // each call on a newly made operator
+  bench::set_threads(state);
+  const auto x = random_tensor<double>({kOperatorRows}, 1);
+  Tensor<double> y({kOperatorRows});
+  for (auto _ : state) {
+    state.PauseTiming();
+    const Tensor<double> fresh = sparse_operator();  // nothing kept yet
+    state.ResumeTiming();
+    strata::einsum_into(y, "ij,j->i", fresh, x);
+    benchmark::ClobberMemory();
+  }
+}
+
 // ---- paths: a 5-operand chain ----------------------------------------------------------------
 
 void chain_plan(benchmark::State& state) {  // planning alone
@@ -584,6 +632,11 @@ BENCHMARK(ragged_einsum_into)->Name("ragged_batch/einsum_into")->Apply(bench::th
 BENCHMARK(sparse_mode_hand)->Name("sparse_mode/hand_csr")->Apply(bench::thread_args);
 BENCHMARK(sparse_mode_einsum_into)->Name("sparse_mode/einsum_into")->Apply(bench::thread_args);
 BENCHMARK(sparse_mode_einsum)->Name("sparse_mode/einsum")->Apply(bench::thread_args);
+BENCHMARK(sparse_matvec_hand)->Name("sparse_matvec/hand_csr")->Apply(bench::thread_args);
+BENCHMARK(sparse_matvec_einsum_into)->Name("sparse_matvec/einsum_into")->Apply(bench::thread_args);
+BENCHMARK(sparse_matvec_first)
+    ->Name("sparse_matvec/einsum_into_first_call")
+    ->Apply(bench::thread_args);
 BENCHMARK(chain_plan)->Name("chain5_plan/strata")->Unit(benchmark::kMicrosecond);
 BENCHMARK(chain_hand_ordered)->Name("chain5/hand")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_einsum)->Name("chain5/einsum")->Unit(benchmark::kMillisecond);

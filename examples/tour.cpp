@@ -932,6 +932,13 @@ void sparse() {
   std::cout << "einsum(\"ij,jkl->ikl\", K, field)[:, 1, :] =\n"
             << strata::einsum("ij,jkl->ikl", K, field).select({strata::all, 1, strata::all})
             << "\n";
+  // A solver's repeated product: K's compressed arrays are made on the first call and kept by
+  // its buffer until K is written again.
+  strata::Tensor<double> yk({4});
+  for (int sweep = 0; sweep < 3; ++sweep) {
+    strata::einsum_into(yk, "ij,j->i", K, x);
+  }
+  std::cout << "einsum_into(y, \"ij,j->i\", K, x), three sweeps: " << yk << "\n";
   // CSR arrays for a solver (the values are the tensor's own array), CSF-style fibres.
   const auto a = strata::csr(K);
   std::cout << "csr(K): offsets " << strata::to_string(a.offsets) << ", indices "

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <memory>
 #include <random>
 
 using strata::index_t;
@@ -114,4 +115,47 @@ TEST_CASE("SparseBuffer::from_entries takes sorted entries and checks them", "[b
         (void)SparseBuffer<double>::from_entries(10, 0.0, {4}, std::vector<double>{1, 1});
       },
       "SparseBuffer::from_entries", "1 addresses for 2 values");
+}
+
+TEST_CASE("SparseBuffer keeps derived data until its entries change", "[buffer]") {
+  SparseBuffer<double> s(100);
+  s.write(3, 1.0);
+  s.write(7, 2.0);
+  int made = 0;
+  // The derived datum here: the sum of the stored values, made by counting calls.
+  const auto sum = [&] {
+    ++made;
+    double total = 0;
+    s.for_each_stored([&](index_t, double v) { total += v; });
+    return std::make_shared<const double>(total);
+  };
+  const strata::Index key{1, 2};
+  CHECK(*s.derived<double>(key, sum) == 3.0);
+  CHECK(*s.derived<double>(key, sum) == 3.0);
+  CHECK(made == 1);  // kept
+  // Another key, or another type under the same key, is another derivation.
+  CHECK(*s.derived<double>(strata::Index{1, 3}, sum) == 3.0);
+  CHECK(made == 2);
+  CHECK(*s.derived<int>(key, [] { return std::make_shared<const int>(5); }) == 5);
+  // A write of a stored value, an insert and an erasure each drop what is kept.
+  s.write(3, 4.0);
+  CHECK(*s.derived<double>(key, sum) == 6.0);
+  CHECK(made == 3);
+  s.write(50, 1.0);
+  CHECK(*s.derived<double>(key, sum) == 7.0);
+  s.write(7, 0.0);
+  CHECK(*s.derived<double>(key, sum) == 5.0);
+  CHECK(made == 5);
+  // Copies and moves start with nothing kept (they never share it).
+  SparseBuffer<double> copy = s;
+  CHECK(*copy.derived<double>(key, [] { return std::make_shared<const double>(-1.0); }) == -1.0);
+  SparseBuffer<double> moved = std::move(copy);
+  CHECK(*moved.derived<double>(key, [] { return std::make_shared<const double>(-2.0); }) == -2.0);
+  // At most four kinds are kept: the oldest goes first.
+  for (index_t k = 10; k < 14; ++k) {
+    (void)s.derived<double>(strata::Index{k}, sum);
+  }
+  const int before = made;
+  CHECK(*s.derived<double>(key, sum) == 5.0);
+  CHECK(made == before + 1);
 }

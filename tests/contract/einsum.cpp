@@ -364,6 +364,33 @@ TEST_CASE("matrix products take negative strides on every operand, padding untou
   }
 }
 
+TEST_CASE("einsum keeps a sparse operand's compressed arrays until the operand changes",
+          "[contract]") {
+  // The arrays are kept by the operand's buffer, per view: repeated products read them again;
+  // a change of a stored value, an insert, an erasure or another view gives the new product.
+  auto k = strata::sparse<double>({3, 4});
+  k(0, 1) = 2.0;
+  k(2, 3) = 5.0;
+  const Tensor<double> x = Tensor<double>::of({1, 10, 100, 1000});
+  const auto product = [&](const Tensor<double>& op) { return strata::einsum("ij,j->i", op, x); };
+  CHECK(product(k) == Tensor<double>::of({20, 0, 5000}));
+  CHECK(product(k) == Tensor<double>::of({20, 0, 5000}));
+  CHECK(strata::einsum("ij,jk->ik", k, x.reshape({4, 1})).reshape({3}) ==
+        Tensor<double>::of({20, 0, 5000}));
+  k(0, 1) = 3.0;  // a stored value
+  CHECK(product(k) == Tensor<double>::of({30, 0, 5000}));
+  k(1, 2) = 1.0;  // an insert
+  CHECK(product(k) == Tensor<double>::of({30, 100, 5000}));
+  k(2, 3) = 0.0;  // an erasure
+  CHECK(product(k) == Tensor<double>::of({30, 100, 0}));
+  // Other views of the same buffer: reversed rows, a block of columns, the transpose.
+  CHECK(product(k.reverse(Index{0})) == Tensor<double>::of({0, 100, 30}));
+  CHECK(strata::einsum("ij,j->i", k.select({strata::Range{}, strata::Range{1, 3}}),
+                       Tensor<double>::of({1, 10})) == Tensor<double>::of({3, 10, 0}));
+  CHECK(strata::einsum("ji,j->i", k, Tensor<double>::of({1, 10, 100})) ==
+        Tensor<double>::of({0, 3, 10, 0}));
+}
+
 TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries", "[contract]") {
   // Each group of labels is one axis of the matrix product: a sparse operator applied along
   // one mode of a dense tensor, a sparse 3-tensor contracted over two modes, batches, sparse

@@ -11,9 +11,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <type_traits>
+#include <typeindex>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -185,6 +187,7 @@ class SparseBuffer {
   /// @param address in [0, size())
   /// @param value the new element
   void write(index_t address, const T& value) {
+    derived_.clear();
     const auto it = std::lower_bound(addresses_.begin(), addresses_.end(), address);
     if (it != addresses_.end() && *it == address) {
       T& slot = values_[static_cast<std::size_t>(it - addresses_.begin())];
@@ -234,6 +237,35 @@ class SparseBuffer {
     }
   }
 
+  /// Data derived from the stored entries, kept with them until they change (the compressed
+  /// arrays einsum reads a sparse operand through): what an earlier call with the same type
+  /// and @p key made, when no write came since, or else `make()`'s result, kept (the last four
+  /// kinds). Any write drops everything kept. What is kept must not own this buffer.
+  /// @tparam D the derived type
+  /// @tparam Make the callable's type
+  /// @param key what identifies the derivation (the view, the layout asked for)
+  /// @param make a callable returning a std::shared_ptr<const D> (called without the lock)
+  /// @return the derived data
+  template <class D, class Make>
+  std::shared_ptr<const D> derived(const Index& key, Make&& make) const {
+    const std::type_index type(typeid(D));
+    {
+      const std::lock_guard lock(mutex_);
+      for (const Derived& d : derived_) {
+        if (d.type == type && d.key == key) {
+          return std::static_pointer_cast<const D>(d.value);
+        }
+      }
+    }
+    std::shared_ptr<const D> made = make();
+    const std::lock_guard lock(mutex_);
+    if (derived_.size() == 4) {
+      derived_.erase(derived_.begin());
+    }
+    derived_.push_back(Derived{type, key, made});
+    return made;
+  }
+
   /// Merges pending inserts and drops erased entries, so addresses() and values() are ready
   /// and reads take no lock. Called by them; call it before sharing the buffer between threads.
   void flush() const {
@@ -251,6 +283,13 @@ class SparseBuffer {
   struct Found {
     bool stored;
     T value_or_fill;
+  };
+
+  // One kind of data derived from the entries (see derived()).
+  struct Derived {
+    std::type_index type;
+    Index key;
+    std::shared_ptr<const void> value;
   };
   /// @endcond
 
@@ -292,6 +331,7 @@ class SparseBuffer {
     values_ = std::move(values);
     pending_.clear();
     erased_ = 0;
+    derived_.clear();
     clean_.store(true, std::memory_order_release);
   }
 
@@ -303,6 +343,7 @@ class SparseBuffer {
     values_ = other.values_;
     pending_ = other.pending_;
     erased_ = other.erased_;
+    derived_.clear();
     clean_.store(other.clean_.load(std::memory_order_relaxed), std::memory_order_release);
   }
   void move_from(SparseBuffer&& other) noexcept {
@@ -312,6 +353,8 @@ class SparseBuffer {
     values_ = std::move(other.values_);
     pending_ = std::move(other.pending_);
     erased_ = std::exchange(other.erased_, 0);
+    derived_.clear();
+    other.derived_.clear();
     clean_.store(other.clean_.load(std::memory_order_relaxed), std::memory_order_release);
     other.addresses_.clear();
     other.values_.clear();
@@ -328,6 +371,7 @@ class SparseBuffer {
   mutable index_t erased_ = 0;
   mutable std::mutex mutex_;
   mutable std::atomic<bool> clean_{true};  // pending_ empty and erased_ == 0
+  mutable std::vector<Derived> derived_;   // under mutex_ for const members
 };
 
 }  // namespace strata

@@ -300,8 +300,10 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
                  arranged(b, concat_labels(step.batch, step.contracted, step.columns), extents), nb,
                  k, n)
            : as_matrices(policy, al, nb, m, k);
-  const Compressed<R> sparse =
-      matricised(left ? al : bl, true, nb + (left ? step.rows : step.columns).size());
+  // Kept by the operand's buffer: a repeated product with one sparse operator makes it once.
+  const std::shared_ptr<const Compressed<R>> kept =
+      matricised_kept(left ? al : bl, true, nb + (left ? step.rows : step.columns).size());
+  const Compressed<R>& sparse = *kept;
   // Each batch's first element in the dense operand and in dest.
   std::vector<std::array<index_t, 2>> starts;
   starts.reserve(static_cast<std::size_t>(batches));

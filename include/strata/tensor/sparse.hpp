@@ -1222,6 +1222,30 @@ Compressed<std::remove_const_t<T>> matricised(const Tensor<T>& t, bool by_rows,
   return out;
 }
 
+/// matricised(), kept by the sparse buffer while its entries do not change (einsum's
+/// repeated products with one sparse operator make its arrays once). The view must be strided
+/// to be kept (its shape, strides and offset are the key); another is made each call. What is
+/// kept holds no reference to the buffer: the caller keeps @p t alive while it reads it.
+template <class T>
+std::shared_ptr<const Compressed<std::remove_const_t<T>>> matricised_kept(const Tensor<T>& t,
+                                                                          bool by_rows,
+                                                                          std::size_t row_axes) {
+  using C = Compressed<std::remove_const_t<T>>;
+  if (!t.dims().is_strided()) {
+    return std::make_shared<const C>(matricised(t, by_rows, row_axes));
+  }
+  Index key{by_rows ? 1 : 0, static_cast<index_t>(row_axes), t.dims().offset()};
+  const Index shape = t.shape();
+  const Index strides = t.dims().strides();
+  key.insert(key.end(), shape.begin(), shape.end());
+  key.insert(key.end(), strides.begin(), strides.end());
+  return sparse_buffer(t)->template derived<C>(key, [&] {
+    C made = matricised(t, by_rows, row_axes);
+    made.storage = {};  // the buffer keeps this: no reference back to it
+    return std::make_shared<const C>(std::move(made));
+  });
+}
+
 template <class T>
 Compressed<std::remove_const_t<T>> compressed(const Tensor<T>& t, bool by_rows,
                                               const char* operation) {

@@ -320,18 +320,33 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
   const index_t inner_step = left ? ds[nb] : ds[nb + 1];  // the summed index in dense
   const index_t from_step = left ? ds[nb + 1] : ds[nb];
   const index_t length = left ? n : m;  // the dense side of each stored entry's update
+  const index_t* offsets = sparse.offsets.data();
+  const index_t* indices = sparse.indices.data();
+  const R* values = sparse.values.data();
   const auto lines = [&](index_t lo, index_t hi) {
-    for (index_t o = lo; o < hi; ++o) {
-      const index_t batch = o / lines_per_batch;
+    // Line o is line `within` of batch `batch`, counted along (no division per line).
+    index_t batch = lo / lines_per_batch;
+    index_t within = lo - batch * lines_per_batch;
+    for (index_t o = lo; o < hi; ++o, ++within) {
+      if (within == lines_per_batch) {
+        within = 0;
+        ++batch;
+      }
       const auto& at = starts[static_cast<std::size_t>(batch)];
-      R* to = cd + at[1] + (o - batch * lines_per_batch) * line_step;
+      R* to = cd + at[1] + within * line_step;
       if (length == 1) {  // a matrix-vector product: each line is one sum, kept in a register
+        const R* from = at_offset(dd, at[0]);  // (no array when the sum is empty)
         R sum = line_beta == R{0} ? R{0} : static_cast<R>(line_beta * *to);
-        for (index_t e = sparse.offsets[static_cast<std::size_t>(o)];
-             e < sparse.offsets[static_cast<std::size_t>(o) + 1]; ++e) {
-          const R v = static_cast<R>(alpha * sparse.values[static_cast<std::size_t>(e)]);
-          sum = static_cast<R>(
-              sum + v * dd[at[0] + sparse.indices[static_cast<std::size_t>(e)] * inner_step]);
+        const index_t end = offsets[o + 1];
+        if (alpha == R{1} && inner_step == 1) {
+          for (index_t e = offsets[o]; e < end; ++e) {
+            sum = static_cast<R>(sum + values[e] * from[indices[e]]);
+          }
+        } else {
+          for (index_t e = offsets[o]; e < end; ++e) {
+            sum = static_cast<R>(sum +
+                                 static_cast<R>(alpha * values[e]) * from[indices[e] * inner_step]);
+          }
         }
         *to = sum;
         continue;

@@ -489,7 +489,7 @@ inline void order_planes(std::vector<Axis>& dout, std::vector<Axis>& sout, index
   }
   const index_t step = std::abs(sout[q].stride) * size;
   if (q + 1 == sout.size() || !sout[q].is_plain() || !dout[q].is_plain() || step == 0 ||
-      step >= transpose_page_bytes) {
+      step >= transpose_page_bytes || sout[q].extent < 2) {
     return;
   }
   const index_t extent = sout[q].extent;

@@ -384,6 +384,16 @@ void sparse_matvec_einsum_into(benchmark::State& state) {  // the arrays kept be
   }
 }
 
+void sparse_matvec_sum(benchmark::State& state) {  // NumPy's spelling: a new tensor each time
+  bench::set_threads(state);
+  const auto op = sparse_operator();
+  const auto x = random_tensor<double>({kOperatorRows}, 1);
+  for (auto _ : state) {
+    const Tensor<double> y = strata::sum(op * x, 1);
+    benchmark::DoNotOptimize(y.data());
+  }
+}
+
 void sparse_matvec_first(benchmark::State& state) {  // each call on a newly made operator
   bench::set_threads(state);
   const auto x = random_tensor<double>({kOperatorRows}, 1);
@@ -634,6 +644,7 @@ BENCHMARK(sparse_mode_einsum_into)->Name("sparse_mode/einsum_into")->Apply(bench
 BENCHMARK(sparse_mode_einsum)->Name("sparse_mode/einsum")->Apply(bench::thread_args);
 BENCHMARK(sparse_matvec_hand)->Name("sparse_matvec/hand_csr")->Apply(bench::thread_args);
 BENCHMARK(sparse_matvec_einsum_into)->Name("sparse_matvec/einsum_into")->Apply(bench::thread_args);
+BENCHMARK(sparse_matvec_sum)->Name("sparse_matvec/sum_of_product")->Apply(bench::thread_args);
 BENCHMARK(sparse_matvec_first)
     ->Name("sparse_matvec/einsum_into_first_call")
     ->Apply(bench::thread_args);

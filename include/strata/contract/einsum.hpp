@@ -334,23 +334,6 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
       }
       const auto& at = starts[static_cast<std::size_t>(batch)];
       R* to = cd + at[1] + within * line_step;
-      if (length == 1) {  // a matrix-vector product: each line is one sum, kept in a register
-        const R* from = at_offset(dd, at[0]);  // (no array when the sum is empty)
-        R sum = line_beta == R{0} ? R{0} : static_cast<R>(line_beta * *to);
-        const index_t end = offsets[o + 1];
-        if (alpha == R{1} && inner_step == 1) {
-          for (index_t e = offsets[o]; e < end; ++e) {
-            sum = static_cast<R>(sum + values[e] * from[indices[e]]);
-          }
-        } else {
-          for (index_t e = offsets[o]; e < end; ++e) {
-            sum = static_cast<R>(sum +
-                                 static_cast<R>(alpha * values[e]) * from[indices[e] * inner_step]);
-          }
-        }
-        *to = sum;
-        continue;
-      }
       if (line_beta == R{0}) {
         for (index_t t = 0; t < length; ++t) {
           to[t * to_step] = R{0};
@@ -377,14 +360,45 @@ bool sparse_product(const P& policy, const LabelledOperand<R>& a, const Labelled
       }
     }
   };
+  // A matrix-vector product (length 1): each line is one sum, kept in a register, the lines of
+  // a batch walked by a pointer (a CSR loop's work per line).
+  const auto sums = [&](index_t lo, index_t hi, auto scaled, auto inner) {
+    index_t batch = lo / lines_per_batch;
+    index_t within = lo - batch * lines_per_batch;
+    for (index_t o = lo; o < hi; within = 0, ++batch) {
+      const index_t stop = std::min(hi, o + (lines_per_batch - within));
+      const auto& at = starts[static_cast<std::size_t>(batch)];
+      const R* const from = at_offset(dd, at[0]);  // (no array when the sum is empty)
+      for (index_t to = at[1] + within * line_step; o < stop; ++o, to += line_step) {
+        R sum = line_beta == R{0} ? R{0} : static_cast<R>(line_beta * cd[to]);
+        const index_t end = offsets[o + 1];
+        for (index_t e = offsets[o]; e < end; ++e) {
+          sum = static_cast<R>(sum + scaled(values[e]) * from[inner(indices[e])]);
+        }
+        cd[to] = sum;
+      }
+    }
+  };
+  const auto part = [&](index_t lo, index_t hi) {
+    if (length != 1) {
+      lines(lo, hi);
+    } else if (alpha == R{1} && inner_step == 1) {
+      sums(
+          lo, hi, [](R v) { return v; }, [](index_t i) { return i; });
+    } else {
+      sums(
+          lo, hi, [alpha](R v) { return static_cast<R>(alpha * v); },
+          [inner_step](index_t i) { return i * inner_step; });
+    }
+  };
   const index_t outer = batches * lines_per_batch;
   if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
     // Lines own disjoint parts of dest; the grain counts multiply-adds.
     const index_t per_line = std::max<index_t>(1, sparse.nnz() / outer * length);
     parallel::for_each_part(Parallel{std::max<index_t>(1, policy.grain / per_line), policy.threads},
-                            outer, lines);
+                            outer, part);
   } else {
-    lines(0, outer);
+    part(0, outer);
   }
   if (!in_place) {
     const Tensor<const R> computed = c.reshape(dest_shape);

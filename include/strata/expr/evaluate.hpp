@@ -255,6 +255,139 @@ std::optional<Tensor<V>> reduce_sparse(const E& e, IndexSpan axes, V init, Op op
   return keepdims ? *out : out->squeeze(marked_axes(reduced));
 }
 
+/// Whether an expression is `a * b` of two tensors of its own element type (sum_product()).
+template <class E>
+inline constexpr bool is_tensor_product_v = false;
+template <class R>
+inline constexpr bool is_tensor_product_v<
+    MapExpr<R, Converting<R, std::multiplies<>>, TensorExpr<R>, TensorExpr<R>>> = true;
+
+/// Sums `a * b` along axes, in @p A, when one factor is a sparse tensor of zero fill with the
+/// product's shape and the other a strided tensor with an array (either order; the product
+/// `sum(K * x, 1)` of a sparse matrix and a vector): the stored entries of the sparse factor,
+/// read as the matrix [kept axes, summed axes] (compressed rows kept by its buffer, as
+/// einsum's), each output the sum of its row's entries times the dense factor's elements at
+/// them, parallel over outputs. Each sum adds its products in row-major order from zero, as
+/// reduce_sparse does (the same bits, for any thread count). `nullopt` otherwise (both
+/// sparse, a broadcast sparse factor, a generated dense one, index arrays, an empty shape, no
+/// summed axis).
+template <class A, class E, ExecutionPolicy P>
+std::optional<Tensor<A>> sum_product(const P& policy, const E& e, IndexSpan axes, bool keepdims) {
+  if constexpr (!is_tensor_product_v<E>) {
+    return std::nullopt;
+  } else {
+    using R = typename E::value_type;
+    const Index shape = e.shape();
+    const std::vector<bool> reduced = reduced_axes(shape, axes, "sum");
+    std::vector<Tensor<const R>> factors;
+    e.for_each_tensor([&factors](const Tensor<const R>& t) { factors.push_back(t); });
+    const auto zero_fill = [](const Tensor<const R>& t) {
+      const SparseBuffer<R>* s = sparse_buffer(t);
+      return s != nullptr && s->fill() == R{};
+    };
+    const bool left = zero_fill(factors[0]);
+    const Tensor<const R>& sparse = left ? factors[0] : factors[1];
+    const Tensor<const R>& dense = left ? factors[1] : factors[0];
+    const bool any_reduced = std::find(reduced.begin(), reduced.end(), true) != reduced.end();
+    if (!zero_fill(sparse) || sparse_buffer(dense) != nullptr || dense.buffer().data() == nullptr ||
+        !dense.dims().is_strided() || sparse.shape() != shape || !any_reduced ||
+        std::find(shape.begin(), shape.end(), index_t{0}) != shape.end()) {
+      return std::nullopt;
+    }
+    // The kept axes first, then the summed ones; a leading axis of 1 makes one row when
+    // every axis is summed.
+    Index perm;
+    Index kept_shape = shape;  // the summed axes as 1: row-major over the rows
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      if (!reduced[k]) {
+        perm.push_back(static_cast<index_t>(k));
+      } else {
+        kept_shape[k] = 1;
+      }
+    }
+    const std::size_t nkept = perm.size();
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+      if (reduced[k]) {
+        perm.push_back(static_cast<index_t>(k));
+      }
+    }
+    const Tensor<const R> matrix(sparse.buffer(), sparse.dims().transpose(perm).unsqueeze(0));
+    const std::shared_ptr<const Compressed<R>> kept = matricised_kept(matrix, true, nkept + 1);
+    const Dimensions d = dense.dims().broadcast(shape).transpose(perm);
+    const Index ds = d.strides();
+    const Index ps = d.shape();
+    std::vector<Divisor> by;
+    for (std::size_t k = nkept; k < ps.size(); ++k) {
+      by.emplace_back(ps[k]);
+    }
+    const std::size_t nsum = by.size();
+    // A summed position's address (row-major over the summed axes) in the dense factor.
+    const auto columns = [&](index_t c) {
+      index_t at = 0;
+      for (std::size_t k = nsum; k-- > 0;) {
+        const index_t q = by[k].divide(c);
+        at += (c - q * ps[nkept + k]) * ds[nkept + k];
+        c = q;
+      }
+      return at;
+    };
+    Tensor<A> out(AnyBuffer<A>(DenseBuffer<A>::for_overwrite(kept->rows)), Dimensions(kept_shape));
+    A* const od = out.buffer().data();
+    const R* const dd = dense.buffer().data() + d.offset();
+    const index_t* const offsets = kept->offsets.data();
+    const index_t* const indices = kept->indices.data();
+    const R* const values = kept->values.data();
+    const auto rows = [&](index_t lo, index_t hi, auto column) {
+      // Row o's first address, its place along each kept axis counted along.
+      Index place(nkept, 0);
+      index_t at = 0;
+      for (std::size_t k = nkept, rest = static_cast<std::size_t>(lo); k-- > 0;) {
+        const auto extent = static_cast<std::size_t>(ps[k]);
+        place[k] = static_cast<index_t>(rest % extent);
+        rest /= extent;
+        at += place[k] * ds[k];
+      }
+      for (index_t o = lo; o < hi; ++o) {
+        A s{0};
+        const R* const row = dd + at;
+        const index_t end = offsets[o + 1];
+        for (index_t entry = offsets[o]; entry < end; ++entry) {
+          s = static_cast<A>(
+              s + static_cast<A>(static_cast<R>(values[entry] * row[column(indices[entry])])));
+        }
+        od[o] = s;
+        for (std::size_t k = nkept; k-- > 0;) {
+          at += ds[k];
+          if (++place[k] < ps[k]) {
+            break;
+          }
+          at -= place[k] * ds[k];
+          place[k] = 0;
+        }
+      }
+    };
+    const index_t step = ds[nkept];
+    const auto part = [&](index_t lo, index_t hi) {
+      if (nsum == 1 && step == 1) {  // a contiguous vector: the loop of a CSR product
+        rows(lo, hi, [](index_t c) { return c; });
+      } else if (nsum == 1) {
+        rows(lo, hi, [step](index_t c) { return c * step; });
+      } else {
+        rows(lo, hi, columns);
+      }
+    };
+    if constexpr (std::is_same_v<std::remove_cvref_t<P>, Parallel>) {
+      // Rows write disjoint outputs; the grain counts multiply-adds.
+      const index_t per_row = std::max<index_t>(1, kept->nnz() / std::max<index_t>(kept->rows, 1));
+      parallel::for_each_part(
+          Parallel{std::max<index_t>(1, policy.grain / per_row), policy.threads}, kept->rows, part);
+    } else {
+      part(0, kept->rows);
+    }
+    return keepdims ? out : out.squeeze(marked_axes(reduced));
+  }
+}
+
 /// Throws unless @p dst can take @p e: its shape must broadcast to dst's, dst must be writable.
 template <class T, class E>
 void check_assignable(const Tensor<T>& dst, const E& e) {

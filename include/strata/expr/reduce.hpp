@@ -421,6 +421,9 @@ Index every_axis(const X& x) {
 template <class A, ExecutionPolicy P, class X>
 Tensor<A> sum_along(const P& policy, const X& x, IndexSpan axes, bool keepdims) {
   if constexpr (Expression<X>) {
+    if (auto r = sum_product<A>(policy, x, axes, keepdims)) {
+      return *r;
+    }
     if (auto r = reduce_sparse<A>(astype<A>(x), axes, A{0}, std::plus<A>{}, keepdims)) {
       return *r;
     }
@@ -438,7 +441,11 @@ Tensor<A> sum_along(const P& policy, const X& x, IndexSpan axes, bool keepdims) 
 ///
 /// An expression is summed in the pass that computes it, with no temporary. A sparse operand
 /// (a sparse tensor, or an expression that evaluates sparse: `sum(K * x, 1)` is a sparse
-/// matrix times a vector) is summed in O(nnz). The same bits for any thread count.
+/// matrix times a vector) is summed in O(nnz). A sparse tensor of zero fill times a strided
+/// dense one of the same element type, in either order, runs through the sparse factor's
+/// compressed rows (kept by its buffer until it is written, as einsum's are): a hand CSR
+/// loop's speed, parallel over outputs. The same bits for any thread count: each output adds
+/// its terms in row-major order.
 /// @tparam Acc the accumulator and result type, or void for the default
 /// @param policy seq or par
 /// @param x a tensor, view, selection or expression
@@ -456,7 +463,11 @@ auto sum(const P& policy, const X& x, const Axes& axes, bool keepdims = false) {
 ///
 /// An expression is summed in the pass that computes it, with no temporary. A sparse operand
 /// (a sparse tensor, or an expression that evaluates sparse: `sum(K * x, 1)` is a sparse
-/// matrix times a vector) is summed in O(nnz). The same bits for any thread count.
+/// matrix times a vector) is summed in O(nnz). A sparse tensor of zero fill times a strided
+/// dense one of the same element type, in either order, runs through the sparse factor's
+/// compressed rows (kept by its buffer until it is written, as einsum's are): a hand CSR
+/// loop's speed, parallel over outputs. The same bits for any thread count: each output adds
+/// its terms in row-major order.
 /// @tparam Acc the accumulator and result type, or void for the default
 /// @param x a tensor, view, selection or expression
 /// @param axes the axes (one, or a list); negative counts from the end

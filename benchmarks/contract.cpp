@@ -96,6 +96,20 @@ void matmul_einsum(benchmark::State& state) {  // a new tensor each time, as use
 }
 
 template <class T>
+void matmul_named(benchmark::State& state) {  // NumPy's a @ b: strata::matmul
+  bench::set_threads(state);
+  const auto a = random_tensor<T>({kN, kN}, 1);
+  const auto b = random_tensor<T>({kN, kN}, 2);
+  for (auto _ : state) {
+    auto c = strata::matmul(a, b);
+    benchmark::DoNotOptimize(c.data());
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * kN * kN * kN, benchmark::Counter::kIsIterationInvariantRate,
+                         benchmark::Counter::kIs1000);
+}
+
+template <class T>
 void matmul_einsum_into(benchmark::State& state) {
   bench::set_threads(state);
   const auto a = random_tensor<T>({kN, kN}, 1);
@@ -614,6 +628,7 @@ void ragged_einsum_into(benchmark::State& state) {
 
 BENCHMARK(matmul_blis<double>)->Name("matmul_f64/blis")->Apply(bench::thread_args);
 BENCHMARK(matmul_einsum<double>)->Name("matmul_f64/einsum")->Apply(bench::thread_args);
+BENCHMARK(matmul_named<double>)->Name("matmul_f64/matmul")->Apply(bench::thread_args);
 BENCHMARK(matmul_einsum_into<double>)->Name("matmul_f64/einsum_into")->Apply(bench::thread_args);
 BENCHMARK(matmul_labelled<double>)->Name("matmul_f64/labelled")->Apply(bench::thread_args);
 BENCHMARK(matmul_eigen<double>)->Name("matmul_f64/eigen")->Apply(bench::thread_args);

@@ -603,6 +603,22 @@ void contractions() {
   std::cout << "a.reverse({1}).transpose() (strides " << strata::to_string(flipped.dims().strides())
             << ") contracted with b.T: einsum(\"ji,kj->ik\") =\n"
             << strata::einsum("ji,kj->ik", flipped, b.transpose()) << "\n";
+  // NumPy's named products, each an einsum it spells: matmul (a @ b, batches broadcast, a
+  // vector a row or a column), dot, inner, vdot, outer, kron, tensordot.
+  const Tensor<double> v = Tensor<double>::of({1, 2, 3});
+  const Tensor<double> stack{{{1, 0}, {0, 1}}, {{2, 0}, {0, 2}}};  // two 2 x 2 matrices
+  std::cout << "matmul(a, b) = " << strata::matmul(a, b)
+            << ", matmul(a, v) = " << strata::matmul(a, v)
+            << ", matmul(v, b) = " << strata::matmul(v, b)
+            << "\nmatmul(stack, a) (a batch of 2) =\n"
+            << strata::matmul(stack, a) << "\ndot(v, v) = " << strata::dot(v, v)
+            << ", inner(a, a) = " << strata::inner(a, a) << ", vdot(a, b) = " << strata::vdot(a, b)
+            << " (b read as 6 elements)\nouter(v, [1 10]) = "
+            << strata::outer(v, Tensor<double>::of({1, 10})) << "\nkron(I2, [[1 2]]) = "
+            << strata::kron(Tensor<double>{{1, 0}, {0, 1}}, Tensor<double>{{1, 2}})
+            << "\ntensordot(stack, stack, 2) (the last two axes of one with the first two of the "
+               "other) =\n"
+            << strata::tensordot(stack, stack, 2) << "\n";
   // Three or more operands: the cheapest order, explained.
   const Tensor<double> c{{1, 2}, {3, 4}};
   std::cout << strata::einsum_plan("ij,jk,kl->il", a, b, c).explain();
@@ -913,7 +929,9 @@ void sparse() {
             << K << "\n";
   // Reductions visit the stored entries and add the fill value in closed form.
   std::cout << "row sums " << strata::sum(K, 1) << ", column maxima " << strata::max(K, 0) << "\n";
-  // Expressions stay sparse where the operation allows: a product with a sparse factor.
+  // Expressions stay sparse where the operation allows: a product with a sparse factor. Its
+  // sum along the rows is a matrix-vector product through K's compressed rows, at the speed of
+  // a hand CSR loop (the arrays are kept by K until it is written).
   const auto x = strata::Tensor<double>::of({1, 2, 3, 4});
   const strata::Tensor<double> Kx = K * x;
   std::cout << "K * x is sparse: " << std::boolalpha << strata::is_sparse(Kx)

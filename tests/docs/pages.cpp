@@ -137,6 +137,25 @@ TEST_CASE("numpy page: reductions", "[docs][numpy]") {
   CHECK(values(fused) == std::vector<double>{14, 77});
 }
 
+TEST_CASE("numpy page: products", "[docs][numpy]") {
+  Tensor<double> m{{1, 2, 3}, {4, 5, 6}};
+  Tensor<double> w{{1, 0}, {0, 1}, {1, 1}};
+  //! [products]
+  Tensor<double> p = matmul(m, w);                               // m @ w
+  Tensor<double> pv = matmul(m, Tensor<double>::of({1, 0, 1}));  // m @ v: a vector is a column
+  Tensor<double> gram = inner(m, m);                             // np.inner(m, m)
+  Tensor<double> t = tensordot(m, w, 1);                         // np.tensordot(m, w, axes=1)
+  Tensor<double> e = einsum("ij,jk->ik", m, w);                  // np.einsum('ij,jk->ik', m, w)
+  double v = vdot(m, m);                                         // np.vdot(m, m)
+  //! [products]
+  CHECK(values(p) == std::vector<double>{4, 5, 10, 11});
+  CHECK(values(pv) == std::vector<double>{4, 10});
+  CHECK(values(gram) == std::vector<double>{14, 32, 32, 77});
+  CHECK(values(t) == values(p));
+  CHECK(values(e) == values(p));
+  CHECK(v == 91.0);
+}
+
 TEST_CASE("numpy page: joining, padding, repeating", "[docs][numpy]") {
   const auto a = iota<int>({2, 2});
   const auto b = full<int>({1, 2}, 9);

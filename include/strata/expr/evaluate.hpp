@@ -297,12 +297,9 @@ std::optional<Tensor<A>> sum_product(const P& policy, const E& e, IndexSpan axes
     // The kept axes first, then the summed ones; a leading axis of 1 makes one row when
     // every axis is summed.
     Index perm;
-    Index kept_shape = shape;  // the summed axes as 1: row-major over the rows
     for (std::size_t k = 0; k < shape.size(); ++k) {
       if (!reduced[k]) {
         perm.push_back(static_cast<index_t>(k));
-      } else {
-        kept_shape[k] = 1;
       }
     }
     const std::size_t nkept = perm.size();
@@ -331,7 +328,9 @@ std::optional<Tensor<A>> sum_product(const P& policy, const E& e, IndexSpan axes
       }
       return at;
     };
-    Tensor<A> out(AnyBuffer<A>(DenseBuffer<A>::for_overwrite(kept->rows)), Dimensions(kept_shape));
+    // The summed axes at extent 1: the outputs row-major over the rows.
+    Tensor<A> out(AnyBuffer<A>(DenseBuffer<A>::for_overwrite(kept->rows)),
+                  Dimensions(kept_shape(shape, reduced)));
     A* const od = out.buffer().data();
     const R* const dd = dense.buffer().data() + d.offset();
     const index_t* const offsets = kept->offsets.data();

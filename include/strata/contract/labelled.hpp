@@ -248,14 +248,15 @@ class LabelledProduct {
             operands.push_back(evaluate<V>(astype<V>(*f.dense())));
           }
         }
-        detail::run_into(par, plans[t], *dest.dense(), scaling, std::move(operands), operation);
+        detail::ContractionEngine<V>::run_into(par, plans[t], *dest.dense(), scaling,
+                                               std::move(operands), operation);
       } else {
         std::vector<detail::Blocked<const V>> operands;
         for (const detail::Blocked<const R>& f : terms[t].factors) {
           operands.push_back(detail::blocked_as<V>(f));
         }
-        detail::run_tiled<V>(par, plans[t], std::move(operands), dest,
-                             static_cast<V>(scaling.alpha), static_cast<V>(scaling.beta));
+        detail::TiledEngine<V>::run(par, plans[t], std::move(operands), dest,
+                                    static_cast<V>(scaling.alpha), static_cast<V>(scaling.beta));
       }
     }
   }

@@ -12,6 +12,7 @@
 #include "strata/tensor/layout_tensor.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -549,7 +550,7 @@ void contract_blocks(const P& policy, const EinsumSpec& spec, const Index& exten
       if (it == plans.end()) {
         it = plans.emplace(std::move(key), ContractionPlan::make(spec, shapes)).first;
       }
-      run_plan<R>(inner, it->second, views, target, alpha, first ? beta : R{1});
+      ContractionEngine<R>::run_plan(inner, it->second, views, target, alpha, first ? beta : R{1});
       first = false;
     }
     if (first) {
@@ -646,6 +647,40 @@ void run_tiled(const P& policy, const ContractionPlan& plan, std::vector<Blocked
   }
 }
 
+/// The compiled part of tiled contraction for element type @p R: run_tiled() under each policy,
+/// compiled by the library for float, double, std::int32_t and std::int64_t
+/// (src/contract/tiled.cpp), as ContractionEngine. Every caller of run_tiled goes through it.
+template <class R>
+struct TiledEngine {
+  /// run_tiled() on the calling thread.
+  static void run(const Sequential& policy, const ContractionPlan& plan,
+                  std::vector<Blocked<const R>> operands, const Blocked<R>& out, R alpha, R beta);
+  /// run_tiled() on OpenMP threads.
+  static void run(const Parallel& policy, const ContractionPlan& plan,
+                  std::vector<Blocked<const R>> operands, const Blocked<R>& out, R alpha, R beta);
+};
+
+// Out of the class, so not inline (see ContractionEngine).
+/// @cond INTERNAL
+template <class R>
+void TiledEngine<R>::run(const Sequential& policy, const ContractionPlan& plan,
+                         std::vector<Blocked<const R>> operands, const Blocked<R>& out, R alpha,
+                         R beta) {
+  run_tiled<R>(policy, plan, std::move(operands), out, alpha, beta);
+}
+template <class R>
+void TiledEngine<R>::run(const Parallel& policy, const ContractionPlan& plan,
+                         std::vector<Blocked<const R>> operands, const Blocked<R>& out, R alpha,
+                         R beta) {
+  run_tiled<R>(policy, plan, std::move(operands), out, alpha, beta);
+}
+
+extern template struct TiledEngine<float>;
+extern template struct TiledEngine<double>;
+extern template struct TiledEngine<std::int32_t>;
+extern template struct TiledEngine<std::int64_t>;
+/// @endcond
+
 /// The element type of a contraction with tiled operands (the operands' common type).
 template <class X>
 struct operand_value {
@@ -674,8 +709,8 @@ void einsum_tiled(const P& policy, const Blocked<R>& out, const Index& out_shape
     fail<ShapeError>("einsum_into", "the output has shape ", to_string(out_shape), " but ",
                      plan.spec().to_string(), " makes ", to_string(plan.shape()));
   }
-  run_tiled<R>(policy, plan, std::vector<Blocked<const R>>{as_blocked<R>(operands)...}, out,
-               static_cast<R>(scaling.alpha), static_cast<R>(scaling.beta));
+  TiledEngine<R>::run(policy, plan, std::vector<Blocked<const R>>{as_blocked<R>(operands)...}, out,
+                      static_cast<R>(scaling.alpha), static_cast<R>(scaling.beta));
 }
 
 }  // namespace detail
@@ -723,12 +758,14 @@ requires(detail::any_tiled_v<Ops...> &&
                                         detail::label_tiles(plan.spec(), plan.extents(), blocked));
   if constexpr (detail::any_block_sparse_v<Ops...>) {
     BlockSparseTensor<R> out(std::move(layout), detail::largest_threshold(blocked));
-    detail::run_tiled<R>(policy, plan, std::move(blocked), detail::Blocked<R>(out), R{1}, R{0});
+    detail::TiledEngine<R>::run(policy, plan, std::move(blocked), detail::Blocked<R>(out), R{1},
+                                R{0});
     return out;
   } else {
     // Written whole: every block of the result is written with beta 0 first.
     auto out = LayoutTensor<R>::for_overwrite(std::move(layout));
-    detail::run_tiled<R>(policy, plan, std::move(blocked), detail::Blocked<R>(out), R{1}, R{0});
+    detail::TiledEngine<R>::run(policy, plan, std::move(blocked), detail::Blocked<R>(out), R{1},
+                                R{0});
     return out;
   }
 }

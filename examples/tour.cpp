@@ -159,6 +159,12 @@ void tensors() {
             << ", roll -> " << strata::select_copy_path(image, image.rotate({1, 1})) << "\n";
   std::cout << "sum over axis 0: " << strata::sum(t, {0})
             << ", max over axis 1: " << strata::max(t, {1}) << "\n";
+  // Diagonals are views too (writable, unlike NumPy's); trace sums one, as np.trace.
+  Tensor<double> m = strata::iota<double>({3, 3}).copy();
+  std::cout << "m.diagonal() = " << m.diagonal() << ", m.diagonal(1) = " << m.diagonal(1)
+            << ", trace(m) = " << strata::trace(m);
+  m.diagonal().fill(-1);  // np.fill_diagonal(m, -1)
+  std::cout << "; after m.diagonal().fill(-1), m[1] = " << m.select({1}) << "\n";
   std::cout << "t + [[100] [200] [300]] =\n"
             << strata::zip_with(t, Tensor<float>::of({100, 200, 300}).unsqueeze(1), std::plus<>{})
             << "\n";

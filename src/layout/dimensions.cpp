@@ -5,10 +5,12 @@
 #include "strata/core/error.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 namespace strata {
 namespace {
@@ -591,6 +593,62 @@ Dimensions Dimensions::unsqueeze(index_t axis) const {
   Axes out = axes_;
   out.insert(out.begin() + static_cast<std::ptrdiff_t>(k), Axis{1, stride, 1, 0, nullptr});
   return Dimensions(std::move(out), offset_);
+}
+
+Dimensions Dimensions::diagonal(index_t offset, index_t axis1, index_t axis2) const {
+  constexpr std::string_view op = "diagonal";
+  if (rank() < 2) {
+    detail::fail<ShapeError>(op, "a map of rank ", rank(), " has no diagonal (it takes two axes)");
+  }
+  const index_t a = resolve_axis(axis1, rank(), op);
+  const index_t b = resolve_axis(axis2, rank(), op);
+  if (a == b) {
+    detail::fail<ShapeError>(op, "axis1 ", axis1, " and axis2 ", axis2, " are the same axis ", a,
+                             " (rank ", rank(), ")");
+  }
+  const index_t n1 = axes_[static_cast<std::size_t>(a)].extent;
+  const index_t n2 = axes_[static_cast<std::size_t>(b)].extent;
+  // Element i of the diagonal is [start1 + i, start2 + i]; an offset past an edge leaves none.
+  const index_t start1 = offset >= 0 ? 0 : (offset < -n1 ? n1 : -offset);
+  const index_t start2 = offset <= 0 ? 0 : std::min(offset, n2);
+  const index_t length = std::max<index_t>(0, std::min(n1 - start1, n2 - start2));
+  // Cropping both axes to the diagonal's square keeps whatever they read through (rotations,
+  // index arrays) and checks nothing new.
+  std::vector<Selector> square(static_cast<std::size_t>(std::max(a, b) + 1), Selector(all));
+  square[static_cast<std::size_t>(a)] = Range(start1, start1 + length);
+  square[static_cast<std::size_t>(b)] = Range(start2, start2 + length);
+  const Dimensions cropped = select(std::span<const Selector>(square));
+  const Axis& x = cropped.axes_[static_cast<std::size_t>(a)];
+  const Axis& y = cropped.axes_[static_cast<std::size_t>(b)];
+  index_t base = cropped.offset_;
+  Axis d{length, 0, length, 0, nullptr};
+  if (x.is_plain() && y.is_plain()) {
+    if (__builtin_add_overflow(x.stride, y.stride, &d.stride)) {
+      d.stride = 0;  // only when length <= 1: a longer diagonal's addresses would overflow
+    }
+  } else if (length > 0) {
+    // Element i reads both axes' contributions, as one index array of stride 1 (its smallest
+    // entry moved into the offset).
+    std::vector<index_t> values(static_cast<std::size_t>(length));
+    for (index_t i = 0; i < length; ++i) {
+      values[static_cast<std::size_t>(i)] = x.contribution(i) + y.contribution(i);
+    }
+    const index_t low = *std::min_element(values.begin(), values.end());
+    for (index_t& v : values) {
+      v -= low;
+    }
+    base += low;
+    d.stride = 1;
+    d.indices = std::make_shared<const IndexArray>(std::move(values));
+  }
+  Axes out;
+  for (std::size_t k = 0; k < cropped.axes_.size(); ++k) {
+    if (std::cmp_not_equal(k, a) && std::cmp_not_equal(k, b)) {
+      out.push_back(cropped.axes_[k]);
+    }
+  }
+  out.push_back(std::move(d));
+  return Dimensions(std::move(out), base);
 }
 
 Dimensions Dimensions::reshape(IndexSpan shape) const {

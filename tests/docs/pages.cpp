@@ -58,6 +58,7 @@ TEST_CASE("numpy page: indexing and views", "[docs][numpy]") {
   auto wide = Tensor<int>::of({1, 2, 3}).broadcast({2, 3});  // np.broadcast_to([1, 2, 3], (2, 3))
   auto flat = a.reshape({12});                               // a.reshape(12), a view
   auto col2 = col.unsqueeze(1);                              // col[:, np.newaxis]
+  auto diag = a.diagonal(1);                                 // a.diagonal(1), writable
   //! [views]
   CHECK(x == 6);
   CHECK(values(s) == std::vector<int>{7, 5, 11, 9});
@@ -70,6 +71,7 @@ TEST_CASE("numpy page: indexing and views", "[docs][numpy]") {
   CHECK(values(wide) == std::vector<int>{1, 2, 3, 1, 2, 3});
   CHECK(flat.shape() == Index{12});
   CHECK(col2.shape() == Index{3, 1});
+  CHECK(values(diag) == std::vector<int>{1, 6, 11});
 }
 
 TEST_CASE("numpy page: writing through views", "[docs][numpy]") {

@@ -2,6 +2,7 @@
 // reference on random views, bit for bit across thread counts, NumPy's types and edge cases,
 // and every bad input. (NumPy's values on random views: tests/expr/numpy_functions.cpp.)
 #include "strata/expr/expr.hpp"
+#include "strata/tensor/generators.hpp"
 
 #include "check_error.hpp"
 #include "layout/view_helpers.hpp"
@@ -9,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -311,6 +313,61 @@ TEST_CASE("reductions take an execution policy and expressions", "[expr][reduce]
   CHECK(strata::max(x - 10, 0, true).shape() == Index{1, 3});
   CHECK(strata::mean(strata::concat<double>(0, {x, x}), 0).to_vector() ==
         std::vector<double>{2.5, 3.5, 4.5});
+}
+
+TEST_CASE("trace sums diagonals, as np.trace", "[expr][reduce]") {
+  const Tensor<int> m = strata::iota<int>({4, 5}).copy();
+  CHECK(strata::trace(m) == 0 + 6 + 12 + 18);
+  static_assert(std::is_same_v<decltype(strata::trace(m)), std::int64_t>);  // as np.sum
+  CHECK(strata::trace(m, 1) == 1 + 7 + 13 + 19);
+  CHECK(strata::trace(m, -1) == 5 + 11 + 17);
+  CHECK(strata::trace(m, 5) == 0);  // past the edge: an empty sum
+  CHECK(strata::trace<double>(strata::seq, m, 2) == 2.0 + 8 + 14);
+  // Random matrix views (negative strides, broadcasts, rolls, index arrays, size-0 and size-1
+  // axes): the loop over (i, i + offset), and the axes form with the axes either way round.
+  std::mt19937_64 rng(20261129);
+  int matrices = 0;
+  for (int round = 0; matrices < 300 && round < 20000; ++round) {
+    const strata::Dimensions d = strata::test::random_view(rng, 4);
+    if (d.rank() != 2) {
+      continue;
+    }
+    ++matrices;
+    const auto addresses = strata::test::addresses(d);
+    const index_t extent =
+        addresses.empty() ? 1 : *std::max_element(addresses.begin(), addresses.end()) + 1;
+    std::vector<double> values(static_cast<std::size_t>(extent));
+    std::iota(values.begin(), values.end(), 1.0);
+    const Tensor<double> v(strata::AnyBuffer<double>(strata::DenseBuffer<double>(values)), d);
+    const index_t offset = strata::test::uniform(rng, -4, 4);
+    INFO("view " << d << " offset " << offset);
+    double expected = 0;
+    for (index_t i = 0; i < d.shape()[0]; ++i) {
+      if (i + offset >= 0 && i + offset < d.shape()[1]) {
+        expected += v(i, i + offset);
+      }
+    }
+    CHECK(strata::trace(v, offset) == expected);
+    CHECK(strata::trace(v, -offset, 1, 0).to_vector() == std::vector<double>{expected});
+  }
+  CHECK(matrices == 300);
+  // Traces of a batch along any two axes: a tensor of the other axes.
+  const Tensor<int> b = strata::iota<int>({2, 3, 3}).copy();
+  CHECK(strata::trace(b, 0, 1, 2).to_vector() == std::vector<std::int64_t>{12, 39});
+  CHECK(strata::trace(b, 0, 0, 2).to_vector() == std::vector<std::int64_t>{10, 16, 22});
+  CHECK(strata::trace(b, 1, -2, -1).to_vector() == std::vector<std::int64_t>{1 + 5, 10 + 14});
+  CHECK(strata::trace(m, 0, 0, 1).rank() == 0);
+  CHECK(strata::trace(strata::seq, m, 0, 1, 0).to_vector() == std::vector<std::int64_t>{36});
+  // Bad input names trace and the argument.
+  check_error<strata::ShapeError>([&] { (void)strata::trace(b); }, "trace", "[2 3 3]");
+  check_error<strata::ShapeError>(
+      [&] {
+        (void)strata::trace(Tensor<int>::of({1, 2}));
+      },
+      "trace", "[2]");
+  check_error<strata::ShapeError>([&] { (void)strata::trace(b, 0, 1, -2); }, "trace",
+                                  "axis1 1 and axis2 -2");
+  check_error<strata::IndexError>([&] { (void)strata::trace(b, 0, 0, 3); }, "trace", "axis 3");
 }
 
 TEST_CASE("bad reduction axes are IndexErrors naming the axis", "[expr][reduce][errors]") {

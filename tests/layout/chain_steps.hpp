@@ -51,7 +51,8 @@ inline Selector parse_selector(const std::string& token) {
   return entries;
 }
 
-/// Applies one view step (select, transpose, broadcast, roll, flip, squeeze, unsqueeze).
+/// Applies one view step (select, transpose, broadcast, roll, flip, squeeze, unsqueeze,
+/// diagonal).
 /// Makes @p view @p next: rebinds a tensor's handle (tensors are not assignable), assigns other
 /// view types (Dimensions, selections).
 template <class View, class Next>
@@ -86,6 +87,13 @@ bool apply_view_step(View& view, const std::string& op, std::istringstream& in) 
     replace(view, view.squeeze(read_indices(in)));
   } else if (op == "unsqueeze") {
     replace(view, view.unsqueeze(read_indices(in)[0]));
+  } else if (op == "diagonal") {
+    if constexpr (requires { view.diagonal(index_t{0}, index_t{0}, index_t{1}); }) {
+      const Index args = read_indices(in);  // offset, axis1, axis2
+      replace(view, view.diagonal(args[0], args[1], args[2]));
+    } else {
+      return false;
+    }
   } else {
     return false;
   }

@@ -255,6 +255,41 @@ TEST_CASE("squeeze and unsqueeze drop and add size-1 axes", "[layout]") {
   CHECK(v.unsqueeze(0).strides() == Index{3, 1});
 }
 
+TEST_CASE("diagonal is numpy's a.diagonal(offset, axis1, axis2)", "[layout]") {
+  const Dimensions d{3, 4};  // addresses 0..11
+  CHECK(values(d.diagonal()) == V{0, 5, 10});
+  CHECK(d.diagonal().strides() == Index{5});
+  CHECK(values(d.diagonal(1)) == V{1, 6, 11});
+  CHECK(values(d.diagonal(3)) == V{3});
+  CHECK(values(d.diagonal(-2)) == V{8});
+  CHECK(d.diagonal(4).shape() == Index{0});   // one past the edge: empty, as NumPy
+  CHECK(d.diagonal(-9).shape() == Index{0});  // far past it
+  CHECK(d.diagonal(std::numeric_limits<index_t>::min()).shape() == Index{0});
+  CHECK(values(d.diagonal(0, 1, 0)) == V{0, 5, 10});  // the same elements, axes swapped
+  CHECK(values(d.diagonal(1, 1, 0)) == V{4, 9});      // above the diagonal along axis 0
+  CHECK(values(d.diagonal(0, -1, -2)) == V{0, 5, 10});
+  // A rank-3 map: the diagonal axis goes last, the others keep their order.
+  const Dimensions t{2, 3, 3};
+  CHECK(t.diagonal(0, 1, 2).shape() == Index{2, 3});
+  CHECK(values(t.diagonal(0, 1, 2)) == V{0, 4, 8, 9, 13, 17});
+  CHECK(t.diagonal(0, 0, 2).shape() == Index{3, 2});
+  CHECK(values(t.diagonal(0, 0, 2)) == V{0, 10, 3, 13, 6, 16});
+  // Reversed axes keep a plain stride; a rotation or an index array reads through an index
+  // array of the summed contributions.
+  CHECK(values(d.reverse({0}).diagonal()) == V{8, 5, 2});
+  CHECK(d.reverse({0}).diagonal().is_strided());
+  const Dimensions rolled = d.rotate(1, 1);  // columns 3 0 1 2
+  CHECK(values(rolled.diagonal()) == V{3, 4, 9});
+  CHECK(!rolled.diagonal().is_strided());
+  const Dimensions taken = d.select({V{2, 0, 1}});  // rows 2 0 1
+  CHECK(values(taken.diagonal(1)) == V{9, 2, 7});
+  // Broadcast axes: every element of the diagonal of a broadcast row reads that row.
+  CHECK(values(Dimensions{4}.broadcast({4, 4}).diagonal()) == V{0, 1, 2, 3});
+  CHECK(values(Dimensions{4}.unsqueeze(1).broadcast({4, 4}).diagonal()) == V{0, 1, 2, 3});
+  CHECK(Dimensions{3}.broadcast({3, 3}).diagonal(0, 0, 1).aliases() == false);
+  CHECK(Dimensions{3}.broadcast({2, 3, 3}).diagonal(0, 1, 2).aliases());
+}
+
 TEST_CASE("reshape keeps addresses in row-major order", "[layout]") {
   const Dimensions d{2, 3, 4};
   CHECK(d.reshape({6, 4}).strides() == Index{4, 1});
@@ -427,6 +462,14 @@ TEST_CASE("bad input is rejected with a clear error and the map unchanged", "[la
     check_error<strata::IndexError>([&] { (void)d.checked_global_to_local(12); }, "global_to_local",
                                     "linear index 12");
     check_error<strata::IndexError>([&] { (void)d.axis(2); }, "axis", "axis 2");
+  }
+  SECTION("diagonal") {
+    check_error<strata::IndexError>([&] { (void)d.diagonal(0, 0, 2); }, "diagonal", "axis 2");
+    check_error<strata::IndexError>([&] { (void)d.diagonal(0, -3, 1); }, "diagonal", "axis -3");
+    check_error<strata::ShapeError>([&] { (void)d.diagonal(0, 1, -1); }, "diagonal",
+                                    "axis1 1 and axis2 -1");
+    check_error<strata::ShapeError>([&] { (void)Dimensions{4}.diagonal(); }, "diagonal", "rank 1");
+    check_error<strata::ShapeError>([&] { (void)Dimensions{}.diagonal(); }, "diagonal", "rank 0");
   }
   CHECK(d == before);
 }

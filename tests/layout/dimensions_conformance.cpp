@@ -43,10 +43,12 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
   int chains = 0;
   int reshapes = 0;
   int copies = 0;
+  int diagonals = 0;
   strata::test::replay_cases(
       STRATA_TEST_DATA_DIR "/dimensions_chains.txt", "chain",
       [&](std::istringstream& in) { (void)in; },
       [&](const std::string& op, std::istringstream& in) {
+        diagonals += op == "diagonal" ? 1 : 0;
         if (op == "shape") {
           const Index shape = read_indices(in);
           view.dims = Dimensions(shape);
@@ -81,4 +83,5 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
   // Most reshapes are views; a few need the copy NumPy would make too.
   CHECK(reshapes > 100);
   CHECK(copies < reshapes);
+  CHECK(diagonals > 200);
 }

@@ -121,9 +121,13 @@ TEST_CASE("tile-grid arithmetic is checked", "[layout][errors]") {
   CHECK(one.piece(0).extents()[0] == 5);
   CHECK(one.address({4}) == 4);
   strata::test::check_error<strata::ShapeError>(
-      [] { (void)Layout::tiled(Smooth{index_t{1} << 20, index_t{1} << 20}, {1, 1}); },
+      [] {
+        (void)Layout::tiled(Smooth{index_t{1} << 20, index_t{1} << 20}, {1, 1});
+      },
       "Layout::tiled", "1099511627776 pieces");
   strata::test::check_error<strata::ShapeError>(
-      [] { (void)Layout::tiled(Smooth{index_t{1} << 31, index_t{1} << 31}, {1, 1}); },
+      [] {
+        (void)Layout::tiled(Smooth{index_t{1} << 31, index_t{1} << 31}, {1, 1});
+      },
       "Layout::tiled", "4611686018427387904 pieces");
 }

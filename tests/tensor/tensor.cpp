@@ -510,6 +510,34 @@ TEST_CASE("writes through views whose indices share addresses are rejected", "[t
   CHECK_FALSE(t.rotate(1, 1).reverse({0}).dims().aliases());
 }
 
+TEST_CASE("diagonal is a view: reads and writes go through, as np.fill_diagonal", "[tensor]") {
+  Tensor<int> m{{0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11}};
+  CHECK(m.diagonal().to_vector() == std::vector<int>{0, 5, 10});
+  CHECK(m.diagonal(1).to_vector() == std::vector<int>{1, 6, 11});
+  CHECK(m.diagonal(-1).to_vector() == std::vector<int>{4, 9});
+  CHECK(m.diagonal().data() == m.data());  // shares the buffer
+  CHECK_FALSE(m.diagonal().has_absolute_indices());
+  m.diagonal().fill(-1);
+  m.diagonal(1) = 7;
+  CHECK(m.to_vector() == std::vector<int>{-1, 7, 2, 3, 4, -1, 7, 7, 8, 9, -1, 7});
+  // Through a rolled view (an index array of addresses): the same elements as the loop.
+  Tensor<int> r = strata::iota<int>({3, 3}).copy();
+  auto rolled = r.rotate(1, 0).diagonal();
+  for (index_t i = 0; i < 3; ++i) {
+    CHECK(rolled(i) == r((i + 2) % 3, i));
+  }
+  rolled.fill(0);
+  CHECK(r.to_vector() == std::vector<int>{0, 0, 2, 3, 4, 0, 0, 7, 8});  // r[2, 0], r[0, 1], r[1, 2]
+  // A const tensor's diagonal is read-only (it does not compile to write through it).
+  const Tensor<int>& c = m;
+  static_assert(std::is_same_v<decltype(c.diagonal()), Tensor<const int>>);
+  // A diagonal whose indices share addresses (a broadcast batch) is not written.
+  auto batch = Tensor<int>::of({1, 2, 3}).broadcast({2, 3, 3});
+  check_error<strata::LayoutError>([&] { batch.diagonal(0, 1, 2).fill(0); }, "fill", "");
+  check_error<strata::ShapeError>([&] { (void)m.diagonal(0, 1, 1); }, "diagonal", "axis1 1");
+  CHECK(m.to_vector() == std::vector<int>{-1, 7, 2, 3, 4, -1, 7, 7, 8, 9, -1, 7});
+}
+
 TEST_CASE("a tensor rejects maps that reach outside its buffer, overflow included",
           "[tensor][errors]") {
   const strata::AnyBuffer<int> small(strata::DenseBuffer<int>(4));

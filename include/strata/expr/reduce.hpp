@@ -13,11 +13,14 @@
 #include "strata/tensor/algorithms.hpp"
 #include "strata/tensor/reduce_kernel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace strata {
@@ -497,6 +500,89 @@ auto sum(const X& x) {
   return detail::value_of(
       detail::sum_along<detail::sum_acc_t<Acc, X>>(par, x, detail::every_axis(x), false));
 }
+/// The trace of a matrix, `np.trace(m, offset)`: the sum of its diagonal (Tensor::diagonal), of
+/// accumulator_t of the element type or of @p Acc (0 for an empty diagonal).
+///
+/// @code
+/// strata::trace(m);      // m(0, 0) + m(1, 1) + ...
+/// strata::trace(m, 1);   // m(0, 1) + m(1, 2) + ...
+/// @endcode
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param policy seq or par
+/// @param m a matrix (a rank-2 tensor or view)
+/// @param offset the diagonal: 0 the main one, > 0 above it, < 0 below
+/// @return the sum
+/// @throws ShapeError when @p m is not of rank 2 (the form with axes takes any rank)
+template <class Acc = void, ExecutionPolicy P, class T>
+auto trace(const P& policy, const Tensor<T>& m, index_t offset = 0) {
+  if (m.rank() != 2) {
+    detail::fail<ShapeError>("trace", "a tensor of shape ", to_string(m.shape()),
+                             " is not a matrix; trace(t, offset, axis1, axis2) takes the traces "
+                             "of any rank");
+  }
+  const auto d = m.diagonal(offset);
+  return detail::value_of(detail::sum_along<detail::sum_acc_t<Acc, decltype(d)>>(
+      policy, d, detail::every_axis(d), false));
+}
+/// The trace of a matrix, `np.trace(m, offset)` (see the policy form).
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param m a matrix (a rank-2 tensor or view)
+/// @param offset the diagonal: 0 the main one, > 0 above it, < 0 below
+/// @return the sum
+/// @throws ShapeError when @p m is not of rank 2
+template <class Acc = void, class T>
+auto trace(const Tensor<T>& m, index_t offset = 0) {
+  return trace<Acc>(par, m, offset);
+}
+/// Traces along two axes, `np.trace(t, offset, axis1, axis2)`: the sums of the diagonals of
+/// @p axis1 and @p axis2, a tensor of the other axes (rank - 2; rank 0 for a matrix).
+///
+/// @code
+/// strata::trace(batch, 0, 1, 2);   // shape [b]: the trace of each matrix of a [b n n] batch
+/// @endcode
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param policy seq or par
+/// @param t a tensor or view of rank >= 2
+/// @param offset the diagonal: 0 the main one, > 0 above it (along @p axis2), < 0 below
+/// @param axis1 the first axis; negative counts from the end
+/// @param axis2 the second axis; negative counts from the end
+/// @return the traces
+/// @throws ShapeError when the rank is below 2 or both axes are the same one; IndexError when
+///         an axis does not exist
+template <class Acc = void, ExecutionPolicy P, class T>
+auto trace(const P& policy, const Tensor<T>& t, index_t offset, index_t axis1, index_t axis2) {
+  using View = decltype(t.diagonal());
+  const View d = [&] {
+    // The diagonal's message, in this operation's name.
+    const auto described = [](const Error& e) {
+      std::string_view what = e.what();
+      what.remove_prefix(std::min(what.size(), what.find(": ") + 2));
+      return std::string(what);
+    };
+    try {
+      return t.diagonal(offset, axis1, axis2);
+    } catch (const ShapeError& e) {
+      detail::fail<ShapeError>("trace", described(e));
+    } catch (const IndexError& e) {
+      detail::fail<IndexError>("trace", described(e));
+    }
+  }();
+  const Axes last(-1);
+  return detail::sum_along<detail::sum_acc_t<Acc, View>>(policy, d, last.list(), false);
+}
+/// Traces along two axes, `np.trace(t, offset, axis1, axis2)` (see the policy form).
+/// @tparam Acc the accumulator and result type, or void for the default
+/// @param t a tensor or view of rank >= 2
+/// @param offset the diagonal: 0 the main one, > 0 above it (along @p axis2), < 0 below
+/// @param axis1 the first axis; negative counts from the end
+/// @param axis2 the second axis; negative counts from the end
+/// @return the traces
+/// @throws ShapeError, IndexError as the policy form
+template <class Acc = void, class T>
+auto trace(const Tensor<T>& t, index_t offset, index_t axis1, index_t axis2) {
+  return trace<Acc>(par, t, offset, axis1, axis2);
+}
+
 /// Products along axes (`np.prod(x, axis=axes)`), of accumulator_t of the element type or of
 /// @p Acc; 1 for an empty reduction.
 /// @tparam Acc the accumulator and result type, or void for the default

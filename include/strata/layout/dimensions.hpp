@@ -166,6 +166,25 @@ class Dimensions {
   /// @return the view
   /// @throws IndexError when the position is out of range
   [[nodiscard]] Dimensions unsqueeze(index_t axis) const;
+  /// The diagonal of two axes as one axis, NumPy's `a.diagonal(offset, axis1, axis2)`: the two
+  /// axes are removed and an axis of the elements `[i, i + offset]` (`[i - offset, i]` for a
+  /// negative offset) is appended last. Its stride is the sum of the two when both are plain;
+  /// otherwise it reads through an index array of their summed contributions.
+  ///
+  /// @code
+  /// strata::Dimensions d{3, 4};   // {shape [3 4] strides [4 1]}
+  /// d.diagonal();                 // {shape [3] strides [5]}: addresses 0 5 10
+  /// d.diagonal(1);                // {shape [3] strides [5] offset 1}: 1 6 11
+  /// d.diagonal(-2);               // {shape [1] offset 8}
+  /// @endcode
+  /// @param offset the diagonal: 0 the main one, > 0 above it (along @p axis2), < 0 below; one
+  ///        past the edge gives an empty axis
+  /// @param axis1 the axis of the first index; negative counts from the end
+  /// @param axis2 the axis of the second index; negative counts from the end
+  /// @return the view, of rank rank() - 1
+  /// @throws ShapeError when the rank is below 2 or both axes are the same one; IndexError
+  ///         when an axis does not exist
+  [[nodiscard]] Dimensions diagonal(index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) const;
 
   /// A new shape over the same addresses, in row-major order (one extent may be -1).
   /// @param shape the extents; one may be -1 and is inferred

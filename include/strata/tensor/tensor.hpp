@@ -343,8 +343,8 @@ class ElementRef {
 /// An N-dimensional array: a shared buffer of `T` plus a Dimensions that addresses it.
 ///
 /// A Tensor is a handle, like std::shared_ptr: copying one shares the buffer, and every view
-/// operation (select, transpose, broadcast, rotate, reverse, squeeze, unsqueeze, reshape)
-/// returns a tensor that shares it too. copy() makes a dense, row-major copy.
+/// operation (select, transpose, broadcast, rotate, reverse, squeeze, unsqueeze, diagonal,
+/// reshape) returns a tensor that shares it too. copy() makes a dense, row-major copy.
 ///
 /// Constness is honoured through views: a view of a const tensor is a `Tensor<const T>`, which
 /// has no writing member (assign, fill, writable element references) at all. `=` on a tensor
@@ -842,6 +842,20 @@ class Tensor {
         std::move(d),
         frame_.unsqueezed(static_cast<std::size_t>(rank()),
                           static_cast<std::size_t>(axis < 0 ? axis + rank() + 1 : axis)));
+  }
+  /// @copydoc Dimensions::diagonal(index_t, index_t, index_t) const
+  /// The view is writable where the tensor is (NumPy's is read-only): `m.diagonal().fill(1)`
+  /// sets a matrix's diagonal, as `np.fill_diagonal`. It has no absolute indices.
+  [[nodiscard]] Tensor diagonal(index_t offset = 0, index_t axis1 = 0, index_t axis2 = 1) {
+    Dimensions d = dims_.diagonal(offset, axis1, axis2);
+    return view(std::move(d), detail::Frame::lost("diagonal"));
+  }
+  /// @copydoc Dimensions::diagonal(index_t, index_t, index_t) const
+  /// (A const tensor gives a read-only view.)
+  [[nodiscard]] Tensor<const T> diagonal(index_t offset = 0, index_t axis1 = 0,
+                                         index_t axis2 = 1) const {
+    Dimensions d = dims_.diagonal(offset, axis1, axis2);
+    return const_view(std::move(d), detail::Frame::lost("diagonal"));
   }
   /// @copydoc Dimensions::reshape(IndexSpan) const
   [[nodiscard]] Tensor reshape(IndexSpan shape) {

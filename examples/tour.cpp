@@ -625,6 +625,11 @@ void contractions() {
             << "\ntensordot(stack, stack, 2) (the last two axes of one with the first two of the "
                "other) =\n"
             << strata::tensordot(stack, stack, 2) << "\n";
+  // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
+  Tensor<double> into({2, 2});
+  strata::matmul_into(into, a, b);
+  strata::matmul_into(into, a, b, strata::Scaling{0.5, 1.0});  // into += 0.5 a @ b
+  std::cout << "matmul_into(c, a, b) then matmul_into(c, a, b, Scaling{0.5, 1}) = " << into << "\n";
   // Three or more operands: the cheapest order, explained.
   const Tensor<double> c{{1, 2}, {3, 4}};
   std::cout << strata::einsum_plan("ij,jk,kl->il", a, b, c).explain();

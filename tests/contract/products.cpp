@@ -72,6 +72,38 @@ TEST_CASE("matmul takes views, expressions, mixed element types and sparse facto
   CHECK(strata::vdot(base, base) == strata::dot(base.reshape({20}), base.reshape({20}))());
 }
 
+TEST_CASE("matmul_into and dot_into write into views, as NumPy's out=", "[contract][products]") {
+  const Tensor<double> a = strata::iota<double>({4, 5}).copy();
+  const Tensor<double> b = strata::iota<double>({5, 3}).copy();
+  const Tensor<double> ab = naive_matmul(a, b);
+  // Into a transposed, reversed view of a larger tensor: the product lands there, nothing else
+  // is touched.
+  Tensor<double> big = strata::full<double>({3, 6}, -7.0).copy();
+  Tensor<double> out = big.select({strata::all, strata::Range{0, 4}}).transpose().reverse({0});
+  strata::matmul_into(out, a, b);
+  CHECK(out == ab);
+  CHECK(big.select({strata::all, strata::Range{4, 6}}) == strata::full<double>({3, 2}, -7.0));
+  // With BLAS's alpha and beta: out = 2 a b + out.
+  strata::matmul_into(strata::seq, out, a, b, strata::Scaling{2.0, 1.0});
+  CHECK(out == Tensor<double>(3.0 * ab));
+  // dot is the same product for matrices; a vector on the right gives a vector.
+  Tensor<double> d({4, 3});
+  strata::dot_into(d, a, b);
+  CHECK(d == ab);
+  Tensor<double> y({4});
+  strata::dot_into(strata::seq, y, a, strata::iota<double>({5}).copy());
+  CHECK(y == strata::dot(a, strata::iota<double>({5}).copy()));
+  // Converted to out's element type, as einsum_into.
+  Tensor<float> f({4, 3});
+  strata::matmul_into(f, a, b);
+  CHECK(f == Tensor<float>(strata::astype<float>(ab)));
+  // An operand that is also the output is read from a copy (as NumPy's out=): m = m @ m.
+  Tensor<double> m = strata::iota<double>({3, 3}).copy();
+  const Tensor<double> mm = naive_matmul(m.copy(), m.copy());
+  strata::matmul_into(m, m, m);
+  CHECK(m == mm);
+}
+
 TEST_CASE("named products reject bad shapes with the operation and the extents",
           "[contract][products][errors]") {
   const Tensor<double> a({2, 3});
@@ -91,6 +123,21 @@ TEST_CASE("named products reject bad shapes with the operation and the extents",
       },
       "matmul", "[2]");
   check_error<strata::ShapeError>([&] { (void)strata::dot(a, b); }, "dot", "extent 4");
+  // The out= forms: the product's own errors, then out's shape and writability, each naming
+  // the _into operation; nothing is written.
+  Tensor<double> out = strata::full<double>({2, 2}, 5.0).copy();
+  check_error<strata::ShapeError>([&] { strata::matmul_into(out, a, b); }, "matmul_into",
+                                  "extent 3");
+  check_error<strata::ShapeError>([&] { strata::matmul_into(out, s, b); }, "matmul_into", "scalar");
+  check_error<strata::ShapeError>([&] { strata::matmul_into(out, a.transpose(), a); },
+                                  "matmul_into", "[3 3]");
+  check_error<strata::ShapeError>([&] { strata::matmul_into(out, b, a); }, "matmul_into", "[4 3]");
+  check_error<strata::ShapeError>([&] { strata::dot_into(out, a, b); }, "dot_into", "extent 4");
+  check_error<strata::ShapeError>([&] { strata::dot_into(out, b, a); }, "dot_into", "[4 3]");
+  auto shared = Tensor<double>::of({1.0, 2.0}).broadcast({2, 2});
+  check_error<strata::LayoutError>([&] { strata::matmul_into(shared, a, a.transpose()); },
+                                   "matmul_into", "cannot be written");
+  CHECK(out == strata::full<double>({2, 2}, 5.0));
   check_error<strata::ShapeError>([&] { (void)strata::inner(a, b); }, "inner", "extent 2");
   check_error<strata::ShapeError>([&] { (void)strata::vdot(a, b); }, "vdot", "8 elements");
   check_error<strata::ShapeError>([&] { (void)strata::tensordot(a, b, 3); }, "tensordot", "n = 3");

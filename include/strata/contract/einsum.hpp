@@ -772,14 +772,15 @@ extern template struct ContractionEngine<std::int32_t>;
 extern template struct ContractionEngine<std::int64_t>;
 /// @endcond
 
-/// Writes a planned contraction into @p out, its operands converted to out's element type.
+/// Writes a planned contraction into @p out, its operands converted to out's element type;
+/// errors name @p operation.
 template <class T, ExecutionPolicy P, class... Ops>
 void einsum_planned(const P& policy, const ContractionPlan& plan, const Tensor<T>& out,
-                    Scaling scaling, const Ops&... operands) {
+                    Scaling scaling, std::string_view operation, const Ops&... operands) {
   using R = std::remove_const_t<T>;
   ContractionEngine<R>::run_into(policy, plan, out, scaling,
                                  std::vector<Tensor<const R>>{as_operand<R>(operands)...},
-                                 "einsum_into");
+                                 operation);
 }
 
 }  // namespace detail
@@ -817,7 +818,7 @@ requires(!std::is_const_v<T> &&
                                                             Scaling scaling, std::string_view spec,
                                                             const Ops&... operands) {
   const ContractionPlan plan = detail::plan_of(spec, operands...);
-  detail::einsum_planned(policy, plan, out, scaling, operands...);
+  detail::einsum_planned(policy, plan, out, scaling, "einsum_into", operands...);
 }
 /// Writes a contraction into a view: `out = einsum(spec, operands...)`, or with @p scaling
 /// `out = alpha * einsum(...) + beta * out` as BLAS's gemm (beta 0: `out` is not read).
@@ -883,7 +884,7 @@ requires(sizeof...(Ops) >= 1 &&
   const ContractionPlan plan = detail::plan_of(spec, operands...);
   // Written whole (beta 0: a matrix product does not read it), so not zeroed first.
   Tensor<R> out = Tensor<R>::for_overwrite(plan.shape());
-  detail::einsum_planned(policy, plan, out, Scaling{}, operands...);
+  detail::einsum_planned(policy, plan, out, Scaling{}, "einsum_into", operands...);
   return out;
 }
 /// Contracts tensors as NumPy's `einsum(spec, *operands, optimize=True)`: a new row-major

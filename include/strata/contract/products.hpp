@@ -52,14 +52,11 @@ inline index_t elements_of(const Index& shape) {
   return n;
 }
 
-/// dot and inner: the sum over a's last axis and b's axis @p kb (from its end: 1 the last, 2
-/// the second last or the only one); a's other axes, then b's, in the result. A scalar
-/// operand multiplies the other.
-template <ExecutionPolicy P, class A, class B>
-auto last_axis_product(const P& policy, const char* operation, const A& a, const B& b,
-                       std::size_t from_end) {
-  const Index as = operand_shape(a);
-  const Index bs = operand_shape(b);
+/// The einsum of dot and inner for operands of shapes @p as and @p bs: the sum over a's last
+/// axis and b's axis @p from_end from its end (1 the last, 2 the second last or the only one);
+/// a's other axes, then b's, in the result. A scalar operand multiplies the other.
+inline std::string last_axis_spec(const char* operation, const Index& as, const Index& bs,
+                                  std::size_t from_end) {
   const std::string la = product_labels(0, as.size(), operation);
   std::string lb = product_labels(as.size(), bs.size(), operation);
   std::string out = la + lb;
@@ -69,7 +66,35 @@ auto last_axis_product(const P& policy, const char* operation, const A& a, const
     lb[kb] = la.back();
     out = la.substr(0, la.size() - 1) + lb.substr(0, kb) + lb.substr(kb + 1);
   }
-  return einsum(policy, la + "," + lb + "->" + out, a, b);
+  return la + "," + lb + "->" + out;
+}
+
+/// The einsum of NumPy's `np.matmul` for operands of shapes @p as and @p bs (checked: no
+/// scalar, equal summed extents, batch axes that broadcast).
+inline std::string matmul_spec(const char* operation, const Index& as, const Index& bs) {
+  if (as.empty() || bs.empty()) {
+    fail<ShapeError>(operation, "operand ", as.empty() ? "a" : "b",
+                     " is a scalar (shape ()); matmul needs one axis or more (a scalar product "
+                     "is a * b)");
+  }
+  const std::size_t kb = bs.size() == 1 ? 0 : bs.size() - 2;
+  check_summed(operation, as, as.size() - 1, bs, kb);
+  if (as.size() > 2 && bs.size() > 2) {
+    (void)broadcast_shapes(IndexSpan(as).first(as.size() - 2), IndexSpan(bs).first(bs.size() - 2),
+                           operation);
+  }
+  const bool batched = as.size() > 2 || bs.size() > 2;
+  return std::string(as.size() == 1 ? "j" : "...ij") + "," + (bs.size() == 1 ? "j" : "...jk") +
+         "->" + (batched ? "..." : "") + (as.size() == 1 ? "" : "i") + (bs.size() == 1 ? "" : "k");
+}
+
+/// Writes the product @p spec of @p a and @p b into @p out for the `_into` forms, errors
+/// naming @p operation.
+template <ExecutionPolicy P, class T, class A, class B>
+void product_into(const P& policy, const char* operation, const Tensor<T>& out, Scaling scaling,
+                  const std::string& spec, const A& a, const B& b) {
+  const ContractionPlan plan = plan_of(spec, a, b);
+  einsum_planned(policy, plan, out, scaling, operation, a, b);
 }
 
 /// An operand as a new row-major vector of its elements (vdot's operands of different shapes).
@@ -104,24 +129,9 @@ Tensor<R> flattened(const P& policy, const X& x) {
 ///         the batch axes do not broadcast
 template <ExecutionPolicy P, class A, class B>
 requires(detail::dense_operands_v<A, B>) auto matmul(const P& policy, const A& a, const B& b) {
-  const Index as = detail::operand_shape(a);
-  const Index bs = detail::operand_shape(b);
-  if (as.empty() || bs.empty()) {
-    detail::fail<ShapeError>("matmul", "operand ", as.empty() ? "a" : "b",
-                             " is a scalar (shape ()); matmul needs one axis or more (a scalar "
-                             "product is a * b)");
-  }
-  const std::size_t kb = bs.size() == 1 ? 0 : bs.size() - 2;
-  detail::check_summed("matmul", as, as.size() - 1, bs, kb);
-  if (as.size() > 2 && bs.size() > 2) {
-    (void)broadcast_shapes(IndexSpan(as).first(as.size() - 2), IndexSpan(bs).first(bs.size() - 2),
-                           "matmul");
-  }
-  const bool batched = as.size() > 2 || bs.size() > 2;
-  const std::string spec = std::string(as.size() == 1 ? "j" : "...ij") + "," +
-                           (bs.size() == 1 ? "j" : "...jk") + "->" + (batched ? "..." : "") +
-                           (as.size() == 1 ? "" : "i") + (bs.size() == 1 ? "" : "k");
-  return einsum(policy, spec, a, b);
+  return einsum(policy,
+                detail::matmul_spec("matmul", detail::operand_shape(a), detail::operand_shape(b)),
+                a, b);
 }
 /// The matrix product as NumPy's `np.matmul(a, b)` (`a @ b`), in parallel (see the policy
 /// form).
@@ -132,6 +142,41 @@ requires(detail::dense_operands_v<A, B>) auto matmul(const P& policy, const A& a
 template <class A, class B>
 requires(detail::dense_operands_v<A, B>) auto matmul(const A& a, const B& b) {
   return matmul(par, a, b);
+}
+
+/// The matrix product written into a view, NumPy's `np.matmul(a, b, out=out)`, or with
+/// @p scaling `out = alpha * a @ b + beta * out` as BLAS's gemm (beta 0, the default: out is
+/// not read). No result is allocated: an iterative code's `matmul_into(y, k, x)` reuses y.
+/// Converted to out's element type; an operand that shares out's storage is read from a copy
+/// first (as NumPy); nothing is written when an argument is bad.
+///
+/// @code
+/// strata::matmul_into(c, a, b);                          // c = a @ b
+/// strata::matmul_into(c, a, b, strata::Scaling{2, 1});   // c += 2 a @ b
+/// @endcode
+/// @param policy seq or par
+/// @param out the destination view (writable, of matmul(a, b)'s shape)
+/// @param a, b tensors, views or expressions of rank >= 1
+/// @param scaling alpha and beta
+/// @throws ShapeError as matmul(), or when out's shape is not the product's; BroadcastError
+///         as matmul(); LayoutError when out cannot be written
+template <ExecutionPolicy P, class T, class A, class B>
+requires(!std::is_const_v<T> && detail::dense_operands_v<A, B>) void matmul_into(
+    const P& policy, const Tensor<T>& out, const A& a, const B& b, Scaling scaling = {}) {
+  detail::product_into(
+      policy, "matmul_into", out, scaling,
+      detail::matmul_spec("matmul_into", detail::operand_shape(a), detail::operand_shape(b)), a, b);
+}
+/// The matrix product written into a view, in parallel (see the policy form).
+/// @param out the destination view (writable, of matmul(a, b)'s shape)
+/// @param a, b tensors, views or expressions of rank >= 1
+/// @param scaling alpha and beta
+/// @throws ShapeError, BroadcastError, LayoutError as the policy form
+template <class T, class A, class B>
+requires(!std::is_const_v<T> &&
+         detail::dense_operands_v<A, B>) void matmul_into(const Tensor<T>& out, const A& a,
+                                                          const B& b, Scaling scaling = {}) {
+  matmul_into(par, out, a, b, scaling);
 }
 
 // ---- dot, inner --------------------------------------------------------------------------------
@@ -147,7 +192,9 @@ requires(detail::dense_operands_v<A, B>) auto matmul(const A& a, const B& b) {
 /// @throws ShapeError when the summed axes differ
 template <ExecutionPolicy P, class A, class B>
 requires(detail::dense_operands_v<A, B>) auto dot(const P& policy, const A& a, const B& b) {
-  return detail::last_axis_product(policy, "dot", a, b, 2);
+  return einsum(
+      policy, detail::last_axis_spec("dot", detail::operand_shape(a), detail::operand_shape(b), 2),
+      a, b);
 }
 /// NumPy's `np.dot(a, b)`, in parallel (see the policy form).
 /// @param a, b tensors, views or expressions
@@ -156,6 +203,33 @@ requires(detail::dense_operands_v<A, B>) auto dot(const P& policy, const A& a, c
 template <class A, class B>
 requires(detail::dense_operands_v<A, B>) auto dot(const A& a, const B& b) {
   return dot(par, a, b);
+}
+/// NumPy's `np.dot(a, b, out=out)`: dot() written into a view, or with @p scaling
+/// `out = alpha * dot(a, b) + beta * out` (see matmul_into()).
+/// @param policy seq or par
+/// @param out the destination view (writable, of dot(a, b)'s shape)
+/// @param a, b tensors, views or expressions
+/// @param scaling alpha and beta
+/// @throws ShapeError when the summed axes differ or out's shape is not the product's;
+///         LayoutError when out cannot be written
+template <ExecutionPolicy P, class T, class A, class B>
+requires(!std::is_const_v<T> && detail::dense_operands_v<A, B>) void dot_into(
+    const P& policy, const Tensor<T>& out, const A& a, const B& b, Scaling scaling = {}) {
+  detail::product_into(
+      policy, "dot_into", out, scaling,
+      detail::last_axis_spec("dot_into", detail::operand_shape(a), detail::operand_shape(b), 2), a,
+      b);
+}
+/// NumPy's `np.dot(a, b, out=out)`, in parallel (see the policy form).
+/// @param out the destination view (writable, of dot(a, b)'s shape)
+/// @param a, b tensors, views or expressions
+/// @param scaling alpha and beta
+/// @throws ShapeError, LayoutError as the policy form
+template <class T, class A, class B>
+requires(!std::is_const_v<T> &&
+         detail::dense_operands_v<A, B>) void dot_into(const Tensor<T>& out, const A& a, const B& b,
+                                                       Scaling scaling = {}) {
+  dot_into(par, out, a, b, scaling);
 }
 
 /// NumPy's `np.inner(a, b)`: the sum over the last axes of both, `inner(a, b)[i, j, k] =
@@ -167,7 +241,9 @@ requires(detail::dense_operands_v<A, B>) auto dot(const A& a, const B& b) {
 /// @throws ShapeError when the last axes differ
 template <ExecutionPolicy P, class A, class B>
 requires(detail::dense_operands_v<A, B>) auto inner(const P& policy, const A& a, const B& b) {
-  return detail::last_axis_product(policy, "inner", a, b, 1);
+  return einsum(
+      policy,
+      detail::last_axis_spec("inner", detail::operand_shape(a), detail::operand_shape(b), 1), a, b);
 }
 /// NumPy's `np.inner(a, b)`, in parallel (see the policy form).
 /// @param a, b tensors, views or expressions

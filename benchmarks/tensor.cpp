@@ -23,6 +23,8 @@
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace {
@@ -279,17 +281,28 @@ void transpose_eigen(benchmark::State& state) {
 void permute_memcpy(benchmark::State& state) {
   copy_memcpy(state);
 }
+using strata::detail::TransposeKernels;
 /// `dst.assign(src.transpose(perm))` for a float32 tensor of @p shape (256 MiB) on one thread;
-/// with @p portable through the portable 4x4 kernels (the AVX-512 ones' baseline).
+/// with @p forced through those blocked-transpose kernels (the portable 4x4 ones, or AVX2 where
+/// the processor has AVX-512) instead of the best the processor runs.
 void permute_strata(benchmark::State& state, const strata::Index& shape, const strata::Index& perm,
-                    bool portable = false) {
+                    std::optional<TransposeKernels> forced = std::nullopt) {
   auto& o = operands();
   const auto src = wrap(o.a, shape).transpose(perm);
   auto dst = wrap(o.b, src.shape());
   auto& kernels = strata::detail::transpose_kernels();
   const auto best = kernels;
-  if (portable) {
-    kernels = strata::detail::TransposeKernels::portable;
+  if (forced) {
+#if defined(STRATA_TRANSPOSE_AVX512)
+    const bool runs = *forced != TransposeKernels::avx2 || strata::detail::cpu_has_avx2();
+#else
+    const bool runs = *forced == TransposeKernels::portable;
+#endif
+    if (!runs) {
+      state.SkipWithError("this processor has no AVX2");
+      return;
+    }
+    kernels = *forced;
   }
   for (auto _ : state) {
     dst.assign(src, strata::seq);
@@ -333,21 +346,28 @@ BENCHMARK_CAPTURE(permute_strata, 4d_3210, strata::Index{64, 64, 128, 128},
                   strata::Index{3, 2, 1, 0})
     ->Name("permute/4d_(3,2,1,0)")
     ->Unit(ms);
-BENCHMARK_CAPTURE(permute_strata, 2d_10_p, strata::Index{N, N}, strata::Index{1, 0}, true)
-    ->Name("permute/2d_(1,0)_portable")
-    ->Unit(ms);
-BENCHMARK_CAPTURE(permute_strata, 3d_021_p, strata::Index{256, 512, 512}, strata::Index{0, 2, 1},
-                  true)
-    ->Name("permute/3d_(0,2,1)_portable")
-    ->Unit(ms);
-BENCHMARK_CAPTURE(permute_strata, 3d_120_p, strata::Index{256, 512, 512}, strata::Index{1, 2, 0},
-                  true)
-    ->Name("permute/3d_(1,2,0)_portable")
-    ->Unit(ms);
-BENCHMARK_CAPTURE(permute_strata, 4d_1032_p, strata::Index{64, 64, 128, 128},
-                  strata::Index{1, 0, 3, 2}, true)
-    ->Name("permute/4d_(1,0,3,2)_portable")
-    ->Unit(ms);
+/// The same permutations through each kernel below the best one: the portable 4x4 kernel, and
+/// AVX2 (the AVX-512 kernel's alternative, or the best one on a processor without AVX-512).
+const bool permute_kernels_registered = [] {
+  struct Case {
+    const char* name;
+    strata::Index shape;
+    strata::Index perm;
+  };
+  const std::vector<Case> cases{{"2d_(1,0)", {N, N}, {1, 0}},
+                                {"3d_(0,2,1)", {256, 512, 512}, {0, 2, 1}},
+                                {"3d_(1,2,0)", {256, 512, 512}, {1, 2, 0}},
+                                {"4d_(1,0,3,2)", {64, 64, 128, 128}, {1, 0, 3, 2}}};
+  for (const auto& [kernels, suffix] : {std::pair{TransposeKernels::portable, "_portable"},
+                                        std::pair{TransposeKernels::avx2, "_avx2"}}) {
+    for (const auto& c : cases) {
+      const std::string name = std::string("permute/") + c.name + suffix;
+      benchmark::RegisterBenchmark(name.c_str(), permute_strata, c.shape, c.perm, kernels)
+          ->Unit(ms);
+    }
+  }
+  return true;
+}();
 
 BENCHMARK(transpose_naive)->Name("transpose3d/naive")->Unit(ms);
 BENCHMARK(transpose_strata)->Name("transpose3d/strata")->Unit(ms);

@@ -95,7 +95,7 @@ inline constexpr index_t transpose_rows_tile = std::max<index_t>(1024 / sizeof(T
 template <class T>
 inline constexpr index_t transpose_cols_tile = std::max<index_t>(128 / sizeof(T), 4);
 /// Planes of the blocked transpose up to this many bytes prefetch the whole next plane while
-/// they are transposed (see transpose_tiles_avx512).
+/// they are transposed (see transpose_tiles_vector).
 inline constexpr index_t transpose_small_plane_bytes = index_t{256} << 10;
 /// Copies of at least this many bytes write the blocked transpose's destination with
 /// non-temporal stores (it would not stay in cache; the stores skip reading it first).
@@ -157,9 +157,16 @@ inline void transpose4x4(T* dst, index_t dst_row, const T* src, index_t src_col,
   }
 }
 
+/// The vector kernels the blocked transpose runs.
+enum class TransposeKernels {
+  portable,  ///< SSE2 4x4 blocks (plain loops where SSE2 is missing)
+  avx2,      ///< AVX2 blocks of one cache line (x86-64 processors that have AVX2)
+  avx512,    ///< AVX-512 blocks of one cache line (x86-64 processors that have AVX-512F)
+};
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/// Defined where the blocked transpose has AVX-512 kernels (x86-64, GCC or clang; chosen at run
-/// time by detail::transpose_kernels()).
+/// Defined where the blocked transpose has AVX2 and AVX-512 kernels (x86-64, GCC or clang;
+/// chosen at run time by detail::transpose_kernels()).
 #define STRATA_TRANSPOSE_AVX512 1
 // GCC 12's AVX-512 intrinsics start from _mm512_undefined_ps(), which -Wuninitialized
 // reports where they are inlined (GCC bug 105593).
@@ -251,7 +258,86 @@ __attribute__((target("avx512f"))) inline void transpose_block_avx512(Lane* dst,
   }
 }
 
-/// The blocked transpose through AVX-512 (transpose_tiles' contract, for 4- and 8-byte lanes):
+/// Stores one 32-byte register at @p out, non-temporal with @p stream (then @p out is 32-byte
+/// aligned).
+__attribute__((target("avx2"))) inline void store_half_avx2(float* out, __m256 v, bool stream) {
+  if (stream) {
+    _mm256_stream_ps(out, v);
+  } else {
+    _mm256_storeu_ps(out, v);
+  }
+}
+/// @copydoc store_half_avx2(float*, __m256, bool)
+__attribute__((target("avx2"))) inline void store_half_avx2(double* out, __m256d v, bool stream) {
+  if (stream) {
+    _mm256_stream_pd(out, v);
+  } else {
+    _mm256_storeu_pd(out, v);
+  }
+}
+
+/// Transposes the block of transpose_block_avx512 (16x16 of 4-byte lanes, 8x8 of 8-byte lanes)
+/// through AVX2 registers: dst[r * dst_row + c] = src[r + c * src_col]. Each register is loaded
+/// as two 16-byte halves from source rows four (4-byte lanes) or two (8-byte lanes) apart, so
+/// the transpose stays inside 128-bit lanes (no cross-lane shuffle); a few destination rows at a
+/// time get both halves of their cache line stored back to back, non-temporal with @p stream
+/// (the caller checks that every destination row of the block is 64-byte aligned).
+template <class Lane>
+__attribute__((target("avx2"))) inline void transpose_block_avx2(Lane* dst, index_t dst_row,
+                                                                 const Lane* src, index_t src_col,
+                                                                 bool stream) {
+  if constexpr (sizeof(Lane) == 4) {
+    for (index_t r = 0; r < 16; r += 4) {
+      // Destination rows r .. r + 3: columns 8h .. 8h + 7 from each half h of the line.
+      __m256 out[2][4];
+      for (index_t h = 0; h < 2; ++h) {
+        // Lane 0 of a[k]: source row 8h + k at r .. r + 3; lane 1: source row 8h + k + 4.
+        __m256 a[4];
+        for (index_t k = 0; k < 4; ++k) {
+          a[k] = _mm256_insertf128_ps(
+              _mm256_castps128_ps256(_mm_loadu_ps(src + r + (8 * h + k) * src_col)),
+              _mm_loadu_ps(src + r + (8 * h + k + 4) * src_col), 1);
+        }
+        const __m256 t0 = _mm256_unpacklo_ps(a[0], a[1]);
+        const __m256 t1 = _mm256_unpackhi_ps(a[0], a[1]);
+        const __m256 t2 = _mm256_unpacklo_ps(a[2], a[3]);
+        const __m256 t3 = _mm256_unpackhi_ps(a[2], a[3]);
+        out[h][0] = _mm256_shuffle_ps(t0, t2, 0x44);
+        out[h][1] = _mm256_shuffle_ps(t0, t2, 0xEE);
+        out[h][2] = _mm256_shuffle_ps(t1, t3, 0x44);
+        out[h][3] = _mm256_shuffle_ps(t1, t3, 0xEE);
+      }
+      for (index_t m = 0; m < 4; ++m) {
+        store_half_avx2(dst + (r + m) * dst_row, out[0][m], stream);
+        store_half_avx2(dst + (r + m) * dst_row + 8, out[1][m], stream);
+      }
+    }
+  } else {
+    for (index_t r = 0; r < 8; r += 2) {
+      // Destination rows r, r + 1: columns 4h .. 4h + 3 from each half h of the line.
+      __m256d out[2][2];
+      for (index_t h = 0; h < 2; ++h) {
+        // Lane 0 of a[k]: source row 4h + k at r, r + 1; lane 1: source row 4h + k + 2.
+        __m256d a[2];
+        for (index_t k = 0; k < 2; ++k) {
+          a[k] = _mm256_insertf128_pd(
+              _mm256_castpd128_pd256(_mm_loadu_pd(src + r + (4 * h + k) * src_col)),
+              _mm_loadu_pd(src + r + (4 * h + k + 2) * src_col), 1);
+        }
+        out[h][0] = _mm256_unpacklo_pd(a[0], a[1]);
+        out[h][1] = _mm256_unpackhi_pd(a[0], a[1]);
+      }
+      for (index_t m = 0; m < 2; ++m) {
+        store_half_avx2(dst + (r + m) * dst_row, out[0][m], stream);
+        store_half_avx2(dst + (r + m) * dst_row + 4, out[1][m], stream);
+      }
+    }
+  }
+}
+
+/// The blocked transpose through vector registers (transpose_tiles' contract, for 4- and 8-byte
+/// lanes), with the blocks of @p Kernels (transpose_block_avx512 or transpose_block_avx2; inlined
+/// into transpose_tiles_avx512 and transpose_tiles_avx2, which give it their instruction set):
 /// tiles of 8 KiB of each source row by 32 source rows (32 destination columns), blocks of one
 /// cache line inside them, the next cache lines of each source row prefetched two blocks ahead
 /// into L2 (not L1: rows a multiple of 4 KiB apart put their lines in one L1 set); at the end
@@ -266,12 +352,11 @@ __attribute__((target("avx512f"))) inline void transpose_block_avx512(Lane* dst,
 /// 0.9x). With @p stream the destination is written with whole-line non-temporal stores: the
 /// columns before each row's first 64-byte boundary are peeled off (every row has the same
 /// alignment when a row is a whole number of cache lines; otherwise nothing is streamed).
-template <class T>
-__attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t dst_row,
-                                                               const T* src, index_t src_col,
-                                                               index_t cols, index_t row_begin,
-                                                               index_t row_end, bool stream,
-                                                               const T* next = nullptr) {
+template <TransposeKernels Kernels, class T>
+[[gnu::always_inline]] inline void transpose_tiles_vector(T* dst, index_t dst_row, const T* src,
+                                                          index_t src_col, index_t cols,
+                                                          index_t row_begin, index_t row_end,
+                                                          bool stream, const T* next) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
   // The intrinsics' loads and stores may alias any type.
   using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
@@ -347,9 +432,13 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
           } else if (base != nullptr) {
             prefetch_lines(base, row, j + shift);
           }
-          transpose_block_avx512(reinterpret_cast<Lane*>(dst + i * dst_row + j), dst_row,
-                                 reinterpret_cast<const Lane*>(src + i + j * src_col), src_col,
-                                 stream);
+          auto* const out = reinterpret_cast<Lane*>(dst + i * dst_row + j);
+          const auto* const in = reinterpret_cast<const Lane*>(src + i + j * src_col);
+          if constexpr (Kernels == TransposeKernels::avx512) {
+            transpose_block_avx512(out, dst_row, in, src_col, stream);
+          } else {
+            transpose_block_avx2(out, dst_row, in, src_col, stream);
+          }
         }
         scalar(i, i + block, j, je);
       }
@@ -361,9 +450,36 @@ __attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t d
   }
 }
 
+/// transpose_tiles_vector with AVX-512 blocks, compiled for AVX-512F.
+template <class T>
+__attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t dst_row,
+                                                               const T* src, index_t src_col,
+                                                               index_t cols, index_t row_begin,
+                                                               index_t row_end, bool stream,
+                                                               const T* next = nullptr) {
+  transpose_tiles_vector<TransposeKernels::avx512>(dst, dst_row, src, src_col, cols, row_begin,
+                                                   row_end, stream, next);
+}
+
+/// transpose_tiles_vector with AVX2 blocks, compiled for AVX2.
+template <class T>
+__attribute__((target("avx2"))) void transpose_tiles_avx2(T* dst, index_t dst_row, const T* src,
+                                                          index_t src_col, index_t cols,
+                                                          index_t row_begin, index_t row_end,
+                                                          bool stream, const T* next = nullptr) {
+  transpose_tiles_vector<TransposeKernels::avx2>(dst, dst_row, src, src_col, cols, row_begin,
+                                                 row_end, stream, next);
+}
+
 /// Whether this processor (and its operating system) runs AVX-512F code.
 inline bool cpu_has_avx512() {
   static const bool has = __builtin_cpu_supports("avx512f") != 0;
+  return has;
+}
+
+/// Whether this processor (and its operating system) runs AVX2 code.
+inline bool cpu_has_avx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
   return has;
 }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -371,19 +487,14 @@ inline bool cpu_has_avx512() {
 #endif
 #endif
 
-/// The vector kernels the blocked transpose runs.
-enum class TransposeKernels {
-  portable,  ///< SSE2 4x4 blocks (plain loops where SSE2 is missing)
-  avx512,    ///< AVX-512 blocks of one cache line (x86-64 processors that have AVX-512F)
-};
-
-/// The kernels the blocked transpose uses: the best the processor runs. Tests set it to
-/// portable to cover the fallback on processors that have AVX-512; never set it higher than
+/// The kernels the blocked transpose uses: the best the processor runs. Tests set it lower to
+/// cover the other kernels (every processor with AVX-512 has AVX2); never set it higher than
 /// the processor supports.
 inline TransposeKernels& transpose_kernels() {
 #if defined(STRATA_TRANSPOSE_AVX512)
-  static TransposeKernels kernels =
-      cpu_has_avx512() ? TransposeKernels::avx512 : TransposeKernels::portable;
+  static TransposeKernels kernels = cpu_has_avx512() ? TransposeKernels::avx512
+                                    : cpu_has_avx2() ? TransposeKernels::avx2
+                                                     : TransposeKernels::portable;
 #else
   static TransposeKernels kernels = TransposeKernels::portable;
 #endif
@@ -394,9 +505,9 @@ inline TransposeKernels& transpose_kernels() {
 /// tiles of transpose_rows_tile x transpose_cols_tile (long runs of the source, whole cache
 /// lines of the destination), 4x4 register blocks inside them; with @p stream (a copy larger
 /// than the caches) the destination's aligned blocks are written with non-temporal stores.
-/// 4- and 8-byte elements take transpose_tiles_avx512 where the processor has AVX-512, which
-/// also prefetches the start of @p next (the plane of the same geometry transposed after this
-/// one, or null).
+/// 4- and 8-byte elements take transpose_tiles_avx512 where the processor has AVX-512 and
+/// transpose_tiles_avx2 where it has AVX2, which also prefetch the start of @p next (the plane of
+/// the same geometry transposed after this one, or null).
 template <class T>
 void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols,
                      index_t row_begin, index_t row_end, bool stream = false,
@@ -405,6 +516,10 @@ void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, ind
   if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
     if (transpose_kernels() == TransposeKernels::avx512) {
       transpose_tiles_avx512(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next);
+      return;
+    }
+    if (transpose_kernels() == TransposeKernels::avx2) {
+      transpose_tiles_avx2(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next);
       return;
     }
   }

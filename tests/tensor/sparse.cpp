@@ -10,6 +10,7 @@
 
 #include "check_error.hpp"
 #include "layout/view_helpers.hpp"
+#include "threads.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -19,6 +20,7 @@
 #include <map>
 #include <numeric>
 #include <random>
+#include <tuple>
 
 using strata::Index;
 using strata::index_t;
@@ -449,6 +451,70 @@ TEST_CASE("sparse algorithms equal dense ones on random views", "[tensor][sparse
         REQUIRE(listed == expected);
       }
     }
+  }
+}
+
+TEST_CASE("compressed arrays made by several threads equal the counted ones",
+          "[tensor][sparse][property]") {
+  // Enough entries for the parallel build to split them into parts (the default grain is
+  // 2^16), with runs of empty rows at the start, the end and in between, so part boundaries
+  // fall inside rows and inside runs of empty ones.
+  constexpr index_t n = 1000;
+  std::mt19937_64 rng(77);
+  std::vector<index_t> rows;
+  std::vector<index_t> cols;
+  std::vector<int> values;
+  for (index_t i = 0; i < n; ++i) {
+    if (i < 100 || i >= 900 || (i >= 400 && i < 450) || i % 97 == 0) {
+      continue;  // an empty row
+    }
+    for (index_t j = 0; j < n; ++j) {
+      if (uniform(rng, 0, 9) < 3) {
+        rows.push_back(i);
+        cols.push_back(j);
+        values.push_back(static_cast<int>(uniform(rng, 1, 1000)));
+      }
+    }
+  }
+  REQUIRE(rows.size() > 3 * (std::size_t{1} << 16));
+  const Tensor<int> K = strata::sparse_from_coo({n, n}, {rows, cols}, values);
+  // The reference: offsets counted and summed, entries sorted by (outer, inner).
+  const auto reference = [&](bool by_rows, index_t first_col) {
+    std::vector<std::tuple<index_t, index_t, int>> listed;
+    for (std::size_t e = 0; e < rows.size(); ++e) {
+      if (cols[e] >= first_col) {
+        const index_t c = cols[e] - first_col;
+        listed.emplace_back(by_rows ? rows[e] : c, by_rows ? c : rows[e], values[e]);
+      }
+    }
+    std::sort(listed.begin(), listed.end());
+    const index_t outer = by_rows ? n : n - first_col;
+    std::vector<index_t> offsets(static_cast<std::size_t>(outer + 1), 0);
+    std::vector<index_t> indices;
+    std::vector<int> vals;
+    for (const auto& [o, in, v] : listed) {
+      ++offsets[static_cast<std::size_t>(o + 1)];
+      indices.push_back(in);
+      vals.push_back(v);
+    }
+    std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+    return std::tuple{offsets, indices, vals};
+  };
+  for (const int threads : {1, 2, 3, 4}) {
+    strata::test::with_threads(threads, [&] {
+      // The whole matrix (the buffer's own order) and a block of its columns (decoded).
+      for (const index_t first_col : {index_t{0}, index_t{37}}) {
+        const auto view = K.select({strata::all, strata::Range{first_col, n}});
+        for (const bool by_rows : {true, false}) {
+          INFO("threads " << threads << ", columns from " << first_col << ", by rows " << by_rows);
+          const auto c = by_rows ? strata::csr(view) : strata::csc(view);
+          const auto [offsets, indices, vals] = reference(by_rows, first_col);
+          REQUIRE(c.offsets == offsets);
+          REQUIRE(c.indices == indices);
+          REQUIRE(std::vector<int>(c.values.begin(), c.values.end()) == vals);
+        }
+      }
+    });
   }
 }
 

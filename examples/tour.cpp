@@ -56,7 +56,8 @@ void core() {
   try {
     (void)strata::checked_size(strata::Index{2, -3}, "zeros");
   } catch (const strata::Error& e) {
-    std::cout << "caught as strata::Error from '" << e.operation() << "': " << e.what() << "\n";
+    std::cout << "caught as strata::Error from '" << e.operation() << "': " << e.description()
+              << "\n";
   }
 }
 

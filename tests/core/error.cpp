@@ -19,6 +19,20 @@ TEST_CASE("an error message names the operation first", "[core]") {
   const strata::ShapeError e("transpose", "permutation [0 0 2] repeats axis 0 (rank 3)");
   CHECK(std::string(e.what()) == "transpose: permutation [0 0 2] repeats axis 0 (rank 3)");
   CHECK(e.operation() == "transpose");
+  CHECK(e.description() == "permutation [0 0 2] repeats axis 0 (rank 3)");
+}
+
+TEST_CASE("an error's description passes on under another operation's name", "[core]") {
+  // A description that itself holds ": " keeps it; an empty one stays empty.
+  const strata::IndexError inner("diagonal", "axis 5: out of range for rank 2");
+  CHECK(inner.description() == "axis 5: out of range for rank 2");
+  try {
+    strata::detail::fail<strata::IndexError>("trace", inner.description());
+    FAIL("fail returned");
+  } catch (const strata::IndexError& e) {
+    CHECK(std::string(e.what()) == "trace: axis 5: out of range for rank 2");
+  }
+  CHECK(strata::ShapeError("op", "").description().empty());
 }
 
 TEST_CASE("detail::fail throws the requested type with a streamed description", "[core]") {

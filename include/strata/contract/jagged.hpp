@@ -188,9 +188,7 @@ RowPlans plan_rows(std::string_view operation, std::string_view text,
         it = p.plans.emplace(key, ContractionPlan::make(p.rows, shapes)).first;
       } catch (const ShapeError& e) {
         // The plan's message, in this operation's name and at this row.
-        std::string_view what = e.what();
-        what.remove_prefix(std::min(what.size(), what.find(": ") + 2));
-        fail<ShapeError>(operation, "row ", r, ": ", what);
+        fail<ShapeError>(operation, "row ", r, ": ", e.description());
       }
     }
     p.of_row[static_cast<std::size_t>(r)] = &it->second;

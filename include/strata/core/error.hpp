@@ -29,6 +29,13 @@ class Error : public std::runtime_error {
   /// @return the operation name given at construction
   [[nodiscard]] const std::string& operation() const noexcept { return operation_; }
 
+  /// What was wrong, without the operation's name: `what()` after `operation: `. An operation
+  /// that calls another and reports its error under its own name passes this on.
+  /// @return the description given at construction
+  [[nodiscard]] std::string_view description() const noexcept {
+    return std::string_view(what()).substr(operation_.size() + 2);
+  }
+
  private:
   std::string operation_;
 };

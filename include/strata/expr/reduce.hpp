@@ -554,17 +554,12 @@ auto trace(const P& policy, const Tensor<T>& t, index_t offset, index_t axis1, i
   using View = decltype(t.diagonal());
   const View d = [&] {
     // The diagonal's message, in this operation's name.
-    const auto described = [](const Error& e) {
-      std::string_view what = e.what();
-      what.remove_prefix(std::min(what.size(), what.find(": ") + 2));
-      return std::string(what);
-    };
     try {
       return t.diagonal(offset, axis1, axis2);
     } catch (const ShapeError& e) {
-      detail::fail<ShapeError>("trace", described(e));
+      detail::fail<ShapeError>("trace", e.description());
     } catch (const IndexError& e) {
-      detail::fail<IndexError>("trace", described(e));
+      detail::fail<IndexError>("trace", e.description());
     }
   }();
   const Axes last(-1);

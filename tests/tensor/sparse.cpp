@@ -469,14 +469,14 @@ TEST_CASE("compressed arrays made by several threads equal the counted ones",
       continue;  // an empty row
     }
     for (index_t j = 0; j < n; ++j) {
-      if (uniform(rng, 0, 9) < 3) {
+      if (uniform(rng, 0, 9) < 2) {
         rows.push_back(i);
         cols.push_back(j);
         values.push_back(static_cast<int>(uniform(rng, 1, 1000)));
       }
     }
   }
-  REQUIRE(rows.size() > 3 * (std::size_t{1} << 16));
+  REQUIRE(rows.size() > 2 * (std::size_t{1} << 16));  // three parts at three threads
   const Tensor<int> K = strata::sparse_from_coo({n, n}, {rows, cols}, values);
   // The reference: offsets counted and summed, entries sorted by (outer, inner).
   const auto reference = [&](bool by_rows, index_t first_col) {
@@ -500,21 +500,22 @@ TEST_CASE("compressed arrays made by several threads equal the counted ones",
     std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
     return std::tuple{offsets, indices, vals};
   };
-  for (const int threads : {1, 2, 3, 4}) {
-    strata::test::with_threads(threads, [&] {
-      // The whole matrix (the buffer's own order) and a block of its columns (decoded).
-      for (const index_t first_col : {index_t{0}, index_t{37}}) {
-        const auto view = K.select({strata::all, strata::Range{first_col, n}});
-        for (const bool by_rows : {true, false}) {
+  // The whole matrix (the buffer's own order) and a block of its columns (decoded).
+  for (const index_t first_col : {index_t{0}, index_t{37}}) {
+    const auto view = K.select({strata::all, strata::Range{first_col, n}});
+    for (const bool by_rows : {true, false}) {
+      // Named, not a structured binding: clang 14 cannot capture bindings in lambdas.
+      const auto expected = reference(by_rows, first_col);
+      for (const int threads : {1, 2, 3}) {
+        strata::test::with_threads(threads, [&] {
           INFO("threads " << threads << ", columns from " << first_col << ", by rows " << by_rows);
           const auto c = by_rows ? strata::csr(view) : strata::csc(view);
-          const auto [offsets, indices, vals] = reference(by_rows, first_col);
-          REQUIRE(c.offsets == offsets);
-          REQUIRE(c.indices == indices);
-          REQUIRE(std::vector<int>(c.values.begin(), c.values.end()) == vals);
-        }
+          REQUIRE(c.offsets == std::get<0>(expected));
+          REQUIRE(c.indices == std::get<1>(expected));
+          REQUIRE(std::vector<int>(c.values.begin(), c.values.end()) == std::get<2>(expected));
+        });
       }
-    });
+    }
   }
 }
 

@@ -9,6 +9,8 @@
 
 #include <deque>
 
+namespace test_buffer_any_buffer {
+
 using strata::AnyBuffer;
 using strata::index_t;
 
@@ -57,3 +59,5 @@ TEST_CASE("AnyBuffer erases the storage type", "[buffer]") {
     CHECK(any.get<strata::SparseBuffer<int>>() == sparse.get());
   }
 }
+
+}  // namespace test_buffer_any_buffer

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+namespace test_buffer_dense_buffer {
+
 using Catch::Matchers::Contains;
 using strata::DenseBuffer;
 
@@ -59,3 +61,5 @@ TEST_CASE("DenseBuffer::for_overwrite owns aligned storage that is written befor
   CHECK(strata::DenseBuffer<float>::for_overwrite(0).size() == 0);
   CHECK_THROWS_AS(strata::DenseBuffer<float>::for_overwrite(-1), strata::ShapeError);
 }
+
+}  // namespace test_buffer_dense_buffer

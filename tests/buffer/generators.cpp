@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+namespace test_buffer_generators {
+
 using strata::Distribution;
 using strata::RandomFunction;
 
@@ -44,3 +46,5 @@ TEST_CASE("a generator buffer rejects a negative size", "[buffer][errors]") {
       [] { (void)strata::GeneratorBuffer<int, int (*)(strata::index_t)>(-5, nullptr); },
       "GeneratorBuffer", "-5");
 }
+
+}  // namespace test_buffer_generators

@@ -11,6 +11,8 @@
 #include <memory>
 #include <random>
 
+namespace test_buffer_sparse_buffer {
+
 using strata::index_t;
 using strata::SparseBuffer;
 
@@ -159,3 +161,5 @@ TEST_CASE("SparseBuffer keeps derived data until its entries change", "[buffer]"
   CHECK(*s.derived<double>(key, sum) == 5.0);
   CHECK(made == before + 1);
 }
+
+}  // namespace test_buffer_sparse_buffer

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+namespace test_contract_block_sparse {
+
 using strata::BlockSparseTensor;
 using strata::Index;
 using strata::index_t;
@@ -455,3 +457,5 @@ TEST_CASE("block-sparse contractions reject bad input and write nothing", "[cont
   CHECK(out.to_dense().to_vector() == before);
   CHECK(out.n_stored() == out.n_tiles());
 }
+
+}  // namespace test_contract_block_sparse

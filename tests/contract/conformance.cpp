@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+namespace test_contract_conformance {
+
 using strata::Tensor;
 
 namespace {
@@ -98,3 +100,5 @@ TEST_CASE("matmul, dot, inner, vdot, outer, kron and tensordot match NumPy's",
   CHECK(strata::test::replay_contractions(STRATA_TEST_DATA_DIR "/products_cases.txt", runner) >=
         280);
 }
+
+}  // namespace test_contract_conformance

@@ -19,6 +19,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_contract_einsum {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -490,3 +492,5 @@ TEST_CASE("einsum multiplies sparse tensors of any rank by their stored entries"
   CHECK(ys(1, 5, 0) == 3 * (2 * n + 2 * 7));
   CHECK(strata::sum(ys) == 2 * (2 * 7 * 2 + 1) + 3 * (2 * (2 * n + 2 * 7) + 1));
 }
+
+}  // namespace test_contract_einsum

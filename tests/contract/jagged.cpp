@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+namespace test_contract_jagged {
+
 using strata::Index;
 using strata::index_t;
 using strata::Jagged;
@@ -405,3 +407,5 @@ TEST_CASE("jagged contractions reject bad input and write nothing", "[contract]"
                                   "einsum_into", "the output has shape [2 3] but row 0");
   CHECK(gram.to_vector() == std::vector<double>(6, 5.0));
 }
+
+}  // namespace test_contract_jagged

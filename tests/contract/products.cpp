@@ -12,6 +12,8 @@
 
 #include <vector>
 
+namespace test_contract_products {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -161,3 +163,5 @@ TEST_CASE("named products reject bad shapes with the operation and the extents",
   const Tensor<double> wide(Index(27, 1));
   check_error<strata::ShapeError>([&] { (void)strata::outer(wide, wide); }, "outer", "52");
 }
+
+}  // namespace test_contract_products

@@ -4,6 +4,8 @@
 
 #include "strata/contract/contract.hpp"
 
+#include "layout/view_helpers.hpp"  // strata::test::uniform
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -13,10 +15,6 @@
 #include <vector>
 
 namespace strata::test {
-
-inline index_t uniform(std::mt19937_64& rng, index_t lo, index_t hi) {
-  return std::uniform_int_distribution<index_t>(lo, hi)(rng);
-}
 
 /// A view of @p shape over random small integers, made the hard way: transposed storage, a
 /// broadcast axis, flips, rolls and an index array, each at random.

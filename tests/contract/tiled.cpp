@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+namespace test_contract_tiled {
+
 using strata::BlockSparseTensor;
 using strata::Index;
 using strata::index_t;
@@ -389,3 +391,5 @@ TEST_CASE("labelled tiled assignments reject bad input and write nothing", "[con
                                    "labelled assignment", "cannot be written");
   CHECK(tc.to_dense().to_vector() == before);
 }
+
+}  // namespace test_contract_tiled

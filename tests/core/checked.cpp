@@ -7,6 +7,8 @@
 
 #include <limits>
 
+namespace test_core_checked {
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::index_t;
@@ -55,3 +57,5 @@ TEST_CASE("checked_mul and checked_add detect overflow", "[core]") {
   CHECK_THROWS_AS(strata::checked_add(max_index, 1, "test"), strata::ShapeError);
   CHECK_THROWS_WITH(strata::checked_mul(max_index, 2, "broadcast"), Contains("broadcast: "));
 }
+
+}  // namespace test_core_checked

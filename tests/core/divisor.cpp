@@ -6,6 +6,8 @@
 #include <limits>
 #include <random>
 
+namespace test_core_divisor {
+
 using strata::Divisor;
 using strata::index_t;
 
@@ -72,3 +74,5 @@ TEST_CASE("a Divisor of 0 or less is a ShapeError, never a trap", "[core][errors
   CHECK_THROWS_AS(Divisor(-3), strata::ShapeError);
   CHECK(Divisor(1).divide(5) == 5);
 }
+
+}  // namespace test_core_divisor

@@ -5,6 +5,8 @@
 
 #include <type_traits>
 
+namespace test_core_error {
+
 TEST_CASE("every strata error derives from Error and std::runtime_error", "[core]") {
   STATIC_REQUIRE(std::is_base_of_v<std::runtime_error, strata::Error>);
   STATIC_REQUIRE(std::is_base_of_v<strata::Error, strata::ShapeError>);
@@ -52,3 +54,5 @@ TEST_CASE("detail::fail throws the requested type with a streamed description", 
     CHECK_THROWS_AS(strata::detail::fail<strata::LayoutError>("reshape", "x"), strata::LayoutError);
   }
 }
+
+}  // namespace test_core_error

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <type_traits>
 
+namespace test_core_index {
+
 using strata::Index;
 using strata::index_t;
 
@@ -61,3 +63,5 @@ TEST_CASE("Index converts to a span over its own values", "[core]") {
   CHECK(copy == idx);
   CHECK_FALSE(copy == Index{4, 5});
 }
+
+}  // namespace test_core_index

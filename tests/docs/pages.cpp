@@ -13,6 +13,8 @@
 
 #include <vector>
 
+namespace test_docs_pages {
+
 using namespace strata;
 
 namespace {
@@ -268,3 +270,5 @@ TEST_CASE("peers page: the Eigen spellings give the same values", "[docs][peers]
   CHECK(col(2) == m.col(2)(2));
 }
 #endif
+
+}  // namespace test_docs_pages

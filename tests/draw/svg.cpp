@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+namespace test_draw_svg {
+
 using namespace strata;
 using strata::test::check_error;
 
@@ -510,3 +512,5 @@ TEST_CASE("draw refuses what it cannot draw", "[draw][errors]") {
   check_error<IndexError>([&] { (void)s.source_at({3, 0}); }, "source_at", "[3 0]");
   check_error<IndexError>([&] { (void)s.source_at({0}); }, "source_at", "[0]");
 }
+
+}  // namespace test_draw_svg

@@ -18,6 +18,8 @@
 #include <string>
 #include <variant>
 
+namespace test_expr_conformance {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -206,3 +208,5 @@ TEST_CASE("expressions match NumPy on random formulas over random views", "[expr
   }
   CHECK(cases == 400);
 }
+
+}  // namespace test_expr_conformance

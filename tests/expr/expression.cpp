@@ -18,6 +18,8 @@
 #include <random>
 #include <sstream>
 
+namespace test_expr_expression {
+
 using strata::all;
 using strata::Index;
 using strata::index_t;
@@ -293,3 +295,5 @@ TEST_CASE("the unit-stride and strided evaluation paths agree with element-wise 
     }
   }
 }
+
+}  // namespace test_expr_expression

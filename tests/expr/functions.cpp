@@ -10,6 +10,8 @@
 #include <limits>
 #include <vector>
 
+namespace test_expr_functions {
+
 using strata::Tensor;
 using D = std::vector<double>;
 using I64 = std::int64_t;
@@ -127,3 +129,5 @@ TEST_CASE("functions fuse with their neighbours into one expression", "[expr]") 
   CHECK(strata::explain(strata::where(strata::isfinite(u), u, 0.0)).find("isfinite") !=
         std::string::npos);
 }
+
+}  // namespace test_expr_functions

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace test_expr_jagged {
+
 using strata::Index;
 using strata::index_t;
 using strata::Jagged;
@@ -1081,3 +1083,5 @@ TEST_CASE("a dense operand with a regular axis broadcasts against rows of k list
     CHECK(strata::to_string(uneven) == before);
   }
 }
+
+}  // namespace test_expr_jagged

@@ -7,6 +7,7 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
+#include "floats.hpp"
 #include "jagged_rows.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,6 +19,8 @@
 #include <random>
 #include <vector>
 
+namespace test_expr_jagged_more_reductions {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -26,8 +29,8 @@ using Rows = strata::test::Rows;
 
 namespace {
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using strata::test::kInf;
+using strata::test::kNan;
 
 /// Random rows where about one element in four is NaN (some rows nothing but NaN).
 Rows rows_with_nans(std::mt19937& rng, index_t rows, index_t max_length) {
@@ -436,3 +439,5 @@ TEST_CASE("nansum and nanmean add in sum's order: the bits of sum with NaN repla
     CHECK((means.data()[r] == want || (std::isnan(want) && std::isnan(means.data()[r]))));
   }
 }
+
+}  // namespace test_expr_jagged_more_reductions

@@ -7,6 +7,7 @@
 #include "strata/tensor/jagged_tensor.hpp"
 
 #include "check_error.hpp"
+#include "floats.hpp"
 #include "jagged_rows.hpp"
 #include "threads.hpp"
 
@@ -18,6 +19,8 @@
 #include <limits>
 #include <random>
 #include <vector>
+
+namespace test_expr_jagged_reductions {
 
 using strata::Index;
 using strata::index_t;
@@ -32,8 +35,8 @@ using strata::test::ref_var;
 
 namespace {
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using strata::test::kInf;
+using strata::test::kNan;
 
 /// No rows, one empty row, one row, rows of length 1, awkward's example, and random rows.
 std::vector<Rows> cases() {
@@ -278,3 +281,5 @@ TEST_CASE("jagged expressions reduce as the tensors they evaluate to", "[expr][j
   CHECK(strata::ptp(t * 2.0, 1) == Tensor<double>::of({4, 0, 2, 0, 6}));
   CHECK(strata::prod(t + 1.0, 0) == Tensor<double>::of({1 * 4 * 6 * 7, 2 * 5 * 8, 3 * 9, 10}));
 }
+
+}  // namespace test_expr_jagged_reductions

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+namespace test_expr_jagged_rows {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -223,3 +225,5 @@ TEST_CASE("rows:: explains itself and rejects operands of other structures",
                                   "row 1");
   CHECK(strata::to_string(target) == "[[0, 0, 0], [], [0, 0]]");
 }
+
+}  // namespace test_expr_jagged_rows

@@ -21,6 +21,8 @@
 #include <variant>
 #include <vector>
 
+namespace test_expr_numpy_functions {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -212,3 +214,5 @@ TEST_CASE("functions, mask operators and reductions match NumPy: types, shapes, 
     });
   }
 }
+
+}  // namespace test_expr_numpy_functions

@@ -18,6 +18,8 @@
 #include <random>
 #include <vector>
 
+namespace test_expr_reduce {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -397,3 +399,5 @@ TEST_CASE("bad reduction axes are IndexErrors naming the axis", "[expr][reduce][
     CHECK(std::isnan(strata::mean(empty)));
   }
 }
+
+}  // namespace test_expr_reduce

@@ -21,6 +21,8 @@
 #include "strata/interop/eigen.hpp"
 #endif
 
+namespace test_interop_interop {
+
 using strata::Index;
 using strata::index_t;
 using strata::Range;
@@ -327,3 +329,5 @@ TEST_CASE("as_eigen maps strided matrix views, writes through", "[interop]") {
                                   "[7]");
 }
 #endif
+
+}  // namespace test_interop_interop

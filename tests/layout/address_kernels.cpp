@@ -7,6 +7,8 @@
 
 #include <numeric>
 
+namespace test_layout_address_kernels {
+
 using strata::Axis;
 using strata::Dimensions;
 using strata::index_t;
@@ -110,3 +112,5 @@ TEST_CASE("ranks above 4 use the generic path", "[layout]") {
   strata::gather_addresses(d, linear, out);
   CHECK(out == linear);
 }
+
+}  // namespace test_layout_address_kernels

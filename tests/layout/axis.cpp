@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_layout_axis {
+
 using strata::Axis;
 using strata::index_t;
 using strata::IndexArray;
@@ -62,3 +64,5 @@ TEST_CASE("coalesce merges exactly the axes one loop can walk", "[layout]") {
                          Axis{4, 1, 4, 0, std::make_shared<const IndexArray>(V{0, 1, 2, 3})}));
   }
 }
+
+}  // namespace test_layout_axis

@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <limits>
 
+namespace test_layout_dimensions {
+
 using Catch::Matchers::Contains;
 using strata::all;
 using strata::Dimensions;
@@ -597,3 +599,5 @@ TEST_CASE("found by fuzzing: squeeze rejects a repeated axis, slices take any st
   CHECK_FALSE(Dimensions{3, 0}.select({strata::all, strata::all}).broadcast({3, 0}).aliases());
   CHECK_FALSE(Dimensions{1}.broadcast({3, 0}).aliases());
 }
+
+}  // namespace test_layout_dimensions

@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 
+namespace test_layout_dimensions_conformance {
+
 using strata::Dimensions;
 using strata::Index;
 using strata::index_t;
@@ -85,3 +87,5 @@ TEST_CASE("Dimensions matches NumPy on random chains of views", "[layout][numpy]
   CHECK(copies < reshapes);
   CHECK(diagonals > 200);
 }
+
+}  // namespace test_layout_dimensions_conformance

@@ -10,6 +10,8 @@
 #include <random>
 #include <vector>
 
+namespace test_layout_layout {
+
 using strata::Index;
 using strata::index_t;
 using strata::Layout;
@@ -131,3 +133,5 @@ TEST_CASE("tile-grid arithmetic is checked", "[layout][errors]") {
       },
       "Layout::tiled", "4611686018427387904 pieces");
 }
+
+}  // namespace test_layout_layout

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_layout_odometer {
+
 using strata::Dimensions;
 using strata::Index;
 using strata::index_t;
@@ -96,3 +98,5 @@ TEST_CASE("walk_runs visits every position once with its index and addresses, fr
   }
   CHECK(strided > 100);  // both carries were exercised
 }
+
+}  // namespace test_layout_odometer

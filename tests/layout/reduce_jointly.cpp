@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <numeric>
 
+namespace test_layout_reduce_jointly {
+
 using Catch::Matchers::Contains;
 using strata::Dimensions;
 using strata::Index;
@@ -93,3 +95,5 @@ TEST_CASE("reduce_jointly keeps every address pair on random views", "[layout][p
     REQUIRE(d.rank() <= std::max(dst.rank(), 1));
   }
 }
+
+}  // namespace test_layout_reduce_jointly

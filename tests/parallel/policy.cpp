@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_parallel_policy {
+
 using strata::index_t;
 
 TEST_CASE("for_each_chunk and for_each_part cover the range exactly once", "[parallel]") {
@@ -161,3 +163,5 @@ TEST_CASE("Parallel::threads caps the threads and parts of a loop", "[parallel]"
     CHECK(parts == strata::parallel::max_threads());
   });
 }
+
+}  // namespace test_parallel_policy

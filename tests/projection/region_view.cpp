@@ -8,6 +8,8 @@
 
 #include <type_traits>
 
+namespace test_projection_region_view {
+
 using Catch::Matchers::Contains;
 using strata::Bounds;
 using strata::Index;
@@ -79,3 +81,5 @@ TEST_CASE("a view of a const tensor is read-only; of a mutable one, writable",
   w.fill(0);
   CHECK(m.to_vector() == V{0, 2, 0});
 }
+
+}  // namespace test_projection_region_view

@@ -10,6 +10,8 @@
 #include <limits>
 #include <random>
 
+namespace test_projection_zprojection {
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::ZProjection;
@@ -187,3 +189,5 @@ TEST_CASE("found by fuzzing: apply is exact when only a partial sum overflows",
   const ZProjection flat({Index{top}}, Index{top}, Index{0});
   CHECK(flat.apply(ZRange({-4}, {-2})).empty());
 }
+
+}  // namespace test_projection_zprojection

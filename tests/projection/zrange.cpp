@@ -7,6 +7,8 @@
 
 #include <limits>
 
+namespace test_projection_zrange {
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::ZRange;
@@ -73,3 +75,5 @@ TEST_CASE("split and apply near INT64_MAX terminate or throw, never overflow", "
   CHECK(halves[1].end()[0] == top);
   CHECK(ZRange({-5}, {5}).split(0, 3).size() == 4);
 }
+
+}  // namespace test_projection_zrange

@@ -12,6 +12,8 @@
 #include <fstream>
 #include <numeric>
 
+namespace test_select_conformance {
+
 using strata::Index;
 using strata::index_t;
 using strata::Selection;
@@ -95,3 +97,5 @@ TEST_CASE("selections match NumPy on random programs", "[select][numpy]") {
       });
   CHECK(programs == 600);
 }
+
+}  // namespace test_select_conformance

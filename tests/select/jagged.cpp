@@ -17,6 +17,8 @@
 #include <random>
 #include <vector>
 
+namespace test_select_jagged {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -539,3 +541,5 @@ TEST_CASE("take_each and filter_each choose at every depth of rows of three ragg
     CHECK(strata::to_string(strata::filter_each(t, JaggedTensor<bool>(mask3))) == text(kept3));
   }
 }
+
+}  // namespace test_select_jagged

@@ -21,6 +21,8 @@
 #include <tuple>
 #include <vector>
 
+namespace test_select_jagged_join {
+
 using strata::Index;
 using strata::index_t;
 using strata::Jagged;
@@ -670,3 +672,5 @@ TEST_CASE("rows of lists kept as a table of extents or as lists are one shape",
   strata::test::check_error<strata::ShapeError>([&] { (void)JaggedTensor<float>(table + other); },
                                                 "jagged expression", "row 0");
 }
+
+}  // namespace test_select_jagged_join

@@ -7,6 +7,7 @@
 #include "strata/strata.hpp"
 
 #include "check_error.hpp"
+#include "floats.hpp"
 #include "jagged_rows.hpp"
 #include "threads.hpp"
 
@@ -22,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_select_jagged_lists {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -35,8 +38,8 @@ using Deep = std::vector<std::vector<std::vector<double>>>;
 using Group = std::vector<std::pair<index_t, double>>;
 using Reference = std::function<double(const Group&)>;
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using strata::test::kInf;
+using strata::test::kNan;
 
 Group without_nan(const Group& g) {
   Group out;
@@ -622,3 +625,5 @@ TEST_CASE("reductions inside rows of lists: bad input", "[jagged_lists][errors]"
                                   "ListAxis{-3}: the counts along axis 1 are not jagged");
   CHECK(strata::sum(deep, {1, 2}).size() == 2);  // unchanged, still reducible
 }
+
+}  // namespace test_select_jagged_lists

@@ -6,6 +6,7 @@
 #include "strata/strata.hpp"
 
 #include "check_error.hpp"
+#include "floats.hpp"
 #include "jagged_rows.hpp"
 #include "threads.hpp"
 
@@ -20,6 +21,8 @@
 #include <string>
 #include <vector>
 
+namespace test_select_missing {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -29,7 +32,7 @@ using Rows = strata::test::Rows;
 
 namespace {
 
-constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+using strata::test::kNan;
 
 /// The entries of a masked 1-D tensor as optionals.
 template <class T>
@@ -679,3 +682,5 @@ TEST_CASE("firsts and lasts of rows of lists reject axes that would miss lists",
   check_error<ShapeError>([&] { (void)strata::sum(flat, ListAxis{-1}, strata::mask_identity); },
                           "sum", "ListAxis{-1} takes a tensor of rows of lists");
 }
+
+}  // namespace test_select_missing

@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+namespace test_select_pad_conformance {
+
 using strata::Index;
 using strata::index_t;
 using strata::PadMode;
@@ -66,3 +68,5 @@ TEST_CASE("pad matches numpy.pad on wide widths along every path", "[select][num
   }
   CHECK(cases == 160);
 }
+
+}  // namespace test_select_pad_conformance

@@ -22,6 +22,8 @@
 #include <random>
 #include <stdexcept>
 
+namespace test_select_selection {
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::index_t;
@@ -516,3 +518,5 @@ TEST_CASE("a reshape the fused map cannot express nests as a view", "[select]") 
   CHECK(t.materialize().to_vector() == std::vector<int>{0, 3, 1, 4, 2, 5});
   CHECK_THROWS_AS(Selection<int>(a).reshape({4}), strata::ShapeError);
 }
+
+}  // namespace test_select_selection

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_shape_combine {
+
 using strata::combine;
 using strata::Jagged;
 using strata::Shape;
@@ -70,3 +72,5 @@ TEST_CASE("combine rejects bad input", "[shape][combine][errors]") {
       },
       "combine", "row 0");
 }
+
+}  // namespace test_shape_combine

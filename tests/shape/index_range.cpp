@@ -13,6 +13,8 @@
 #include <ranges>
 #include <vector>
 
+namespace test_shape_index_range {
+
 using strata::Index;
 using strata::index_t;
 using strata::Jagged;
@@ -280,3 +282,5 @@ TEST_CASE("parallel::for_each visits every index of a jagged shape once", "[shap
   });
   CHECK(std::all_of(visits.begin(), visits.end(), [](const auto& v) { return v.load() == 1; }));
 }
+
+}  // namespace test_shape_index_range

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+namespace test_shape_jagged {
+
 using strata::Index;
 using strata::Jagged;
 using strata::JaggedView;
@@ -458,3 +460,5 @@ TEST_CASE("Jagged::from_offsets rejects offsets that are not a ListOffsetArray's
       },
       op, "the list offsets decrease at 2: 5 then 4");
 }
+
+}  // namespace test_shape_jagged

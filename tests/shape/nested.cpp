@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_shape_nested {
+
 using strata::Index;
 using strata::Jagged;
 using strata::Nested;
@@ -65,3 +67,5 @@ TEST_CASE("Nested rejects bad input and stays unchanged", "[shape][nested][error
   check_error<IndexError>([&] { (void)m.chip(2, 0); }, "chip", "mode 2");
   CHECK(m == Nested{Smooth{2}, Smooth{3}});
 }
+
+}  // namespace test_shape_nested

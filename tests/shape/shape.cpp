@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+namespace test_shape_shape {
+
 using strata::Index;
 using strata::Jagged;
 using strata::Nested;
@@ -66,3 +68,5 @@ TEST_CASE("Shape::as of the wrong type is a ShapeError", "[shape][erased][errors
                                                 "Jagged[2]{[3] [1]}");
   CHECK(s.is<Jagged>());
 }
+
+}  // namespace test_shape_shape

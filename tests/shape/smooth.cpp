@@ -8,6 +8,8 @@
 
 #include <vector>
 
+namespace test_shape_smooth {
+
 using strata::Index;
 using strata::Smooth;
 using strata::SmoothView;
@@ -82,3 +84,5 @@ TEST_CASE("Smooth rejects bad input and stays unchanged", "[shape][smooth][error
   check_error<IndexError>([&] { (void)s.index_at(12); }, "index_at", "12");
   CHECK(s == Smooth{3, 4});
 }
+
+}  // namespace test_shape_smooth

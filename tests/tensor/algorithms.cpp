@@ -21,6 +21,8 @@
 #include <random>
 #include <stdexcept>
 
+namespace test_tensor_algorithms {
+
 using Catch::Matchers::Contains;
 using strata::Index;
 using strata::index_t;
@@ -277,3 +279,5 @@ TEST_CASE("zip_with_into in place agrees with element-wise reads on random views
     }
   }
 }
+
+}  // namespace test_tensor_algorithms

@@ -13,6 +13,8 @@
 #include <functional>
 #include <map>
 
+namespace test_tensor_conformance {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -104,3 +106,5 @@ TEST_CASE("Tensor algorithms match NumPy on random views", "[tensor][numpy]") {
   CHECK(replayed["reduce"] == 300);
   CHECK(replayed["zip_with"] >= 250);
 }
+
+}  // namespace test_tensor_conformance

@@ -7,6 +7,8 @@
 
 #include <numeric>
 
+namespace test_tensor_copy_kernels {
+
 using strata::CopyPath;
 using strata::Dimensions;
 using strata::Index;
@@ -389,3 +391,5 @@ TEST_CASE("a blocked transpose whose outer planes are reordered equals the naive
     }
   }
 }
+
+}  // namespace test_tensor_copy_kernels

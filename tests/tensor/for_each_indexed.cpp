@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_tensor_for_each_indexed {
+
 using strata::all;
 using strata::Index;
 using strata::index_t;
@@ -603,3 +605,5 @@ TEST_CASE("data, strides and offset hand a view to pointer code", "[tensor][poin
   const Tensor<float>& c = t;
   static_assert(std::is_same_v<decltype(c.data()), const float*>);
 }
+
+}  // namespace test_tensor_for_each_indexed

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+namespace test_tensor_generators {
+
 using strata::Index;
 
 TEST_CASE("generated tensors are computed and read-only", "[tensor]") {
@@ -46,3 +48,5 @@ TEST_CASE("random tensors agree under every view and every read", "[tensor][prop
   const auto n = strata::random<double>({1000}, 1, strata::Distribution::normal).to_vector();
   CHECK(*std::min_element(n.begin(), n.end()) < -1.5);
 }
+
+}  // namespace test_tensor_generators

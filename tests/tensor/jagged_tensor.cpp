@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+namespace test_tensor_jagged_tensor {
+
 using strata::Index;
 using strata::index_t;
 using strata::Jagged;
@@ -374,3 +376,5 @@ TEST_CASE("a const JaggedTensor hands out read-only rows and pieces", "[tensor][
   });
   CHECK(total == 15.0F);
 }
+
+}  // namespace test_tensor_jagged_tensor

@@ -12,6 +12,8 @@
 
 #include <random>
 
+namespace test_tensor_layout_tensor {
+
 using strata::Index;
 using strata::index_t;
 using strata::Layout;
@@ -138,3 +140,5 @@ TEST_CASE("a const LayoutTensor hands out read-only pieces", "[tensor][layout][c
                        [](index_t, const Tensor<const int>& p) { CHECK(p.size() == 4); });
   CHECK(tiled.piece(3).to_vector() == std::vector<int>{10, 11, 14, 15});
 }
+
+}  // namespace test_tensor_layout_tensor

@@ -17,6 +17,8 @@
 #include <type_traits>
 #include <vector>
 
+namespace test_tensor_list_array {
+
 using strata::Index;
 using strata::index_t;
 using strata::JaggedTensor;
@@ -844,3 +846,5 @@ TEST_CASE("ListArray chip_each at axes 1 and 2 matches references, a view of the
                                   "ListArray::chip_each", "one value per row");
   CHECK(deep_of(events) == Deep{{{1, 2, 3}, {4}}, {{5, 6}, {7}}});
 }
+
+}  // namespace test_tensor_list_array

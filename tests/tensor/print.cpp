@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_tensor_print {
+
 using strata::Tensor;
 using strata::to_string;
 
@@ -58,3 +60,5 @@ TEST_CASE("any precision NumPy accepts prints as NumPy prints", "[tensor][print]
   CHECK(to_string(Tensor<double>::of({1e15, 0.123456789012345678}), three) ==
         "[1.000e+15 1.235e-01]");
 }
+
+}  // namespace test_tensor_print

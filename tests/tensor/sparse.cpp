@@ -22,6 +22,8 @@
 #include <random>
 #include <tuple>
 
+namespace test_tensor_sparse {
+
 using strata::Index;
 using strata::index_t;
 using strata::Tensor;
@@ -756,3 +758,5 @@ TEST_CASE("sparse reductions and products never visit the fill", "[tensor][spars
   CHECK(strata::sparse_buffer(mapped)->fill() == 1.0);
   CHECK(strata::sparse_buffer(mapped)->nnz() == 3);
 }
+
+}  // namespace test_tensor_sparse

@@ -7,6 +7,7 @@
 #include "strata/tensor/tensor.hpp"
 
 #include "check_error.hpp"
+#include "layout/view_helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+namespace test_tensor_strided_span {
+
 using strata::all;
 using strata::Index;
 using strata::index_t;
@@ -24,12 +27,9 @@ using strata::Range;
 using strata::StridedSpan;
 using strata::Tensor;
 using strata::test::check_error;
+using strata::test::uniform;
 
 namespace {
-
-index_t uniform(std::mt19937_64& rng, index_t lo, index_t hi) {
-  return std::uniform_int_distribution<index_t>(lo, hi)(rng);
-}
 
 /// A random rank-3 strided view of t: ranges with any step (size 0 and 1 included),
 /// transposes, flips.
@@ -177,3 +177,5 @@ TEST_CASE("span rejects what it cannot describe, and changes nothing", "[tensor]
 #endif
   CHECK(t.to_vector() == std::vector<int>{0, 1, 2, 3, 4, 5});
 }
+
+}  // namespace test_tensor_strided_span

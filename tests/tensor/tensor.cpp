@@ -18,6 +18,8 @@
 
 #include <catch2/catch.hpp>
 
+namespace test_tensor_tensor {
+
 using Catch::Matchers::Contains;
 using strata::all;
 using strata::Index;
@@ -645,3 +647,5 @@ TEST_CASE("range-for agrees with element access on random views", "[tensor][rang
     }
   }
 }
+
+}  // namespace test_tensor_tensor

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -626,6 +627,17 @@ void contractions() {
             << "\ntensordot(stack, stack, 2) (the last two axes of one with the first two of the "
                "other) =\n"
             << strata::tensordot(stack, stack, 2) << "\n";
+  // Complex numbers (NumPy's complex128 and complex64) in expressions and contractions
+  // (BLIS's zgemm); vdot conjugates its first operand, as NumPy's does.
+  using Z = std::complex<double>;
+  const Tensor<Z> z = Tensor<Z>::of({Z(1, 2), Z(0, 3)});
+  const auto rotate = Tensor<Z>::from_vector({Z(0, 1), Z(0), Z(0), Z(0, -1)}, {2, 2});
+  std::cout << "z = " << z << ", z * 1j + 1 = " << strata::evaluate(z * Z(0, 1) + 1.0)
+            << ", abs(z) = " << strata::evaluate(strata::abs(z))
+            << ", conj(z) = " << strata::evaluate(strata::conj(z))
+            << "\neinsum(\"ij,j->i\", [[1j 0] [0 -1j]], z) = "
+            << strata::einsum("ij,j->i", rotate, z)
+            << ", vdot(z, z) = " << strata::vdot(z, z) << "\n";
   // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
   Tensor<double> into({2, 2});
   strata::matmul_into(into, a, b);

@@ -25,11 +25,7 @@ using AnyTensor =
     std::variant<Tensor<double>, Tensor<float>, Tensor<std::int64_t>, Tensor<std::int32_t>,
                  Tensor<bool>, Tensor<std::complex<double>>, Tensor<std::complex<float>>>;
 
-/// Whether @p T is std::complex (complex128, complex64).
-template <class T>
-inline constexpr bool is_complex_v = false;
-template <class T>
-inline constexpr bool is_complex_v<std::complex<T>> = true;
+using strata::is_complex_v;  // complex128, complex64
 
 /// strata.Tensor: a tensor, or a read-only one (memory imported read-only).
 struct PyTensor {

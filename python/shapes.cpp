@@ -108,7 +108,8 @@ PyTensor csr_matrix(const py::tuple& arrays, const std::vector<index_t>& shape) 
 }
 
 /// The element types strata.einsum computes in (NumPy's result type of the operands).
-using EinsumTypes = std::variant<double, float, std::int64_t, std::int32_t>;
+using EinsumTypes = std::variant<double, float, std::int64_t, std::int32_t, std::complex<double>,
+                                 std::complex<float>>;
 
 /// The C++ type of NumPy's result type of the operands' dtypes, or a TypeError.
 EinsumTypes einsum_type(const std::vector<py::object>& dtypes) {
@@ -130,8 +131,15 @@ EinsumTypes einsum_type(const std::vector<py::object>& dtypes) {
   if (name == "int32") {
     return std::int32_t{0};
   }
+  if (name == "complex128") {
+    return std::complex<double>{0};
+  }
+  if (name == "complex64") {
+    return std::complex<float>{0};
+  }
   throw py::type_error("strata.einsum: " + name +
-                       " operands are not offered (float64, float32, int64, int32)");
+                       " operands are not offered (float64, float32, int64, int32, complex128, "
+                       "complex64)");
 }
 
 /// einsum of operands held in a vector, one call per operand count (einsum is variadic).
@@ -195,13 +203,18 @@ py::object einsum_py(const std::string& spec, const py::args& args) {
               using U = typename std::decay_t<decltype(t)>::value_type;
               if constexpr (std::is_same_v<U, T>) {
                 dense.emplace_back(t);
-              } else if constexpr (!is_complex_v<U>) {  // complex: a TypeError already
+              } else if constexpr (is_complex_v<T> || !is_complex_v<U>) {
                 dense.emplace_back(strata::evaluate(strata::astype<T>(t)));
               }
             });
           }
           return py::cast(wrap(einsum_of<T>(spec, dense)));
         }
+        if constexpr (is_complex_v<T>) {
+          throw py::type_error(
+              "strata.einsum: a tiled operand with a complex one (tiled tensors hold float64, "
+              "float32, int64 or int32)");
+        } else {
         // Tiled: every operand a LayoutTensor (dense ones row-major, one piece).
         std::vector<LayoutTensor<T>> blocks;
         for (const auto& o : operands) {
@@ -227,6 +240,7 @@ py::object einsum_py(const std::string& spec, const py::args& args) {
           }
         }
         return py::cast(PyTiled{AnyTiled(einsum_of<T>(spec, blocks))});
+        }
       },
       einsum_type(dtypes));
 }

@@ -8,6 +8,7 @@
 #include "strata/buffer/generators.hpp"
 #include "strata/buffer/sparse_buffer.hpp"
 #include "strata/core/checked.hpp"
+#include "strata/core/complex.hpp"
 #include "strata/core/divisor.hpp"
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"

@@ -366,14 +366,29 @@ def test_einsum_result_dtype_is_numpys():
     assert t.dtype == "int32"
 
 
+def test_einsum_of_complex_numbers_is_numpys():
+    rng = np.random.default_rng(7)
+    z = rng.integers(-3, 4, (3, 4)) + 1j * rng.integers(-3, 4, (3, 4))
+    w = (rng.integers(-3, 4, (4, 2)) + 1j * rng.integers(-3, 4, (4, 2))).astype(np.complex64)
+    r = rng.integers(-3, 4, (4, 2)).astype(np.float64)
+    for spec, ops in [("ij,jk->ik", (z, w)), ("ij,jk", (z[::-1], r)), ("ii", (z[:, :3],)),
+                      ("ij,ij->", (z, np.conj(z))), ("ij,jk->ik", (w.T, w))]:
+        want = np.einsum(spec, *ops, optimize=True)
+        got = np.asarray(strata.einsum(spec, *ops))
+        assert got.dtype == want.dtype, spec  # complex64 with complex64 stays complex64
+        np.testing.assert_array_equal(got, want)
+
+
 def test_einsum_bad_input():
     a = np.ones((2, 3))
     with pytest.raises(ValueError, match="einsum: .*character '%' at position 4"):
         strata.einsum("ij,j%->ik", a, a)
     with pytest.raises(ValueError, match="label 'j' has extent 3 in operand 0 and 2"):
         strata.einsum("ij,jk->ik", a, a)
-    with pytest.raises(TypeError, match="strata.einsum: complex128 operands are not offered"):
-        strata.einsum("ij,jk->ik", a, np.ones((3, 2), complex))
+    with pytest.raises(TypeError, match="strata.einsum: a tiled operand with a complex one"):
+        strata.einsum("ij,jk->ik", strata.TiledTensor(a, [1, 2]), np.ones((3, 2), complex))
+    with pytest.raises(TypeError, match="strata.einsum: bool operands are not offered"):
+        strata.einsum("i,i", np.ones(2, bool), np.ones(2, bool))
     with pytest.raises(ValueError, match="strata.einsum: 5 operands"):
         strata.einsum("i,i,i,i,i", *[np.ones(2)] * 5)
     with pytest.raises(ValueError, match="strata.einsum: no operands"):

@@ -11,6 +11,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -82,6 +83,10 @@ TEST_CASE("einsum agrees with a naive loop on random specs over random views",
   }
   SECTION("int (the generic kernel)") {
     check_random_problems<std::int32_t>(32, 150);
+  }
+  SECTION("complex128 and complex64 (BLIS's zgemm and cgemm; the generic kernel without it)") {
+    check_random_problems<std::complex<double>>(33, 150);
+    check_random_problems<std::complex<float>>(34, 100);
   }
 }
 

@@ -5,7 +5,8 @@ over random views, for tests/contract/conformance.cpp to replay on strata::einsu
 
     case <spec>
     operand <dtype> <shape...>     a base array...
-    values <values...>             ...with these row-major values
+    values <values...>             ...with these row-major values (complex128: real and
+                                   imaginary part of each, in turn)
     view <step...>                 a view step of the last operand (as expression_cases.txt)
     result <dtype> <shape...>      np.einsum(spec, *operands, optimize=True)
     expect <values...>
@@ -40,6 +41,8 @@ def fmt(x):
 def text(v, dtype):
     if dtype.startswith("int"):
         return str(int(v))
+    if dtype.startswith("complex"):
+        return "%r %r" % (float(v.real), float(v.imag))
     return repr(float(v))
 
 
@@ -65,7 +68,11 @@ def random_view(rng, arr, lines):
 
 def operand(rng, shape, dtype, lines):
     n = int(np.prod(shape, dtype=np.int64))
-    base = np.array([rng.randint(-4, 4) for _ in range(n)], dtype=dtype).reshape(shape)
+    if dtype == "complex128":
+        parts = [complex(rng.randint(-4, 4), rng.randint(-4, 4)) / 2 for _ in range(n)]
+        base = np.array(parts, dtype=dtype).reshape(shape)
+    else:
+        base = np.array([rng.randint(-4, 4) for _ in range(n)], dtype=dtype).reshape(shape)
     if dtype == "float64":
         base = base / 2.0
     lines.append("operand %s %s" % (dtype, fmt(shape)))
@@ -124,6 +131,14 @@ def main():
     while made < 250:
         spec, shapes = random_problem(rng)
         if case(rng, spec, shapes, "float64" if rng.random() < 0.8 else "int64", out):
+            made += 1
+    # complex128 (drawn after the rest, so the cases above stay as they were)
+    for spec, shapes in DOCUMENTED:
+        assert case(rng, spec, shapes, "complex128", out)
+    made = 0
+    while made < 60:
+        spec, shapes = random_problem(rng)
+        if case(rng, spec, shapes, "complex128", out):
             made += 1
     print("\n".join(out))
 

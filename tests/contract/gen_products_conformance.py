@@ -103,6 +103,13 @@ def main():
         name, shapes = random_problem(rng)
         dtype = "float64" if rng.random() < 0.8 else "int64"
         case(rng, name, shapes, [dtype, dtype], out)
+    # complex128 (drawn after the rest, so the cases above stay as they were): vdot conjugates
+    # its first operand
+    for name, shapes in CHOSEN:
+        case(rng, name, shapes, ["complex128", "complex128"], out)
+    for _ in range(40):
+        name, shapes = random_problem(rng)
+        case(rng, name, shapes, ["complex128", "complex128"], out)
     print("\n".join(out))
 
 

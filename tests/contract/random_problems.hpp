@@ -39,7 +39,13 @@ Tensor<T> random_view(std::mt19937_64& rng, const Index& shape) {
   }
   Tensor<T> base(base_shape);
   for (auto&& x : base) {
-    x = static_cast<T>(uniform(rng, -3, 3));
+    if constexpr (strata::is_complex_v<T>) {
+      using R = strata::real_t<T>;
+      const index_t re = uniform(rng, -3, 3);
+      x = T(static_cast<R>(re), static_cast<R>(uniform(rng, -3, 3)));
+    } else {
+      x = static_cast<T>(uniform(rng, -3, 3));
+    }
   }
   Index inverse(rank);
   for (std::size_t k = 0; k < rank; ++k) {

@@ -1,11 +1,12 @@
 /// @file
 /// The matrix product behind every contraction step: `C = alpha * A B + beta * C` for one
 /// m x n x k product whose operands have any row and column strides (negative included), as
-/// BLIS takes them. float and double go to BLIS when strata was built with it (the only place
-/// strata calls BLIS); every other element type, and builds without BLIS, use a blocked
-/// generic kernel.
+/// BLIS takes them. float, double and their complex numbers go to BLIS when strata was built
+/// with it (the only place strata calls BLIS); every other element type, and builds without
+/// BLIS, use a blocked generic kernel.
 #pragma once
 
+#include "strata/core/complex.hpp"
 #include "strata/core/index.hpp"
 
 #include <algorithm>
@@ -25,7 +26,8 @@ struct MatrixView {
   index_t columns = 0;  ///< the stride between columns (BLIS's cs)
 };
 
-/// Whether the matrix products of float and double run on BLIS (strata built with BLIS).
+/// Whether the matrix products of float, double and complex numbers run on BLIS (strata built
+/// with BLIS).
 bool gemm_uses_blis() noexcept;
 
 /// `C = alpha * A B + beta * C` (m x k times k x n) on BLIS, or the generic kernel without it.
@@ -40,11 +42,21 @@ void gemm(index_t m, index_t n, index_t k, double alpha, MatrixView<const double
 /// double>, double, MatrixView<double>, int)
 void gemm(index_t m, index_t n, index_t k, float alpha, MatrixView<const float> a,
           MatrixView<const float> b, float beta, MatrixView<float> c, int threads);
+/// @copydoc gemm(index_t, index_t, index_t, double, MatrixView<const double>, MatrixView<const
+/// double>, double, MatrixView<double>, int)
+void gemm(index_t m, index_t n, index_t k, std::complex<double> alpha,
+          MatrixView<const std::complex<double>> a, MatrixView<const std::complex<double>> b,
+          std::complex<double> beta, MatrixView<std::complex<double>> c, int threads);
+/// @copydoc gemm(index_t, index_t, index_t, double, MatrixView<const double>, MatrixView<const
+/// double>, double, MatrixView<double>, int)
+void gemm(index_t m, index_t n, index_t k, std::complex<float> alpha,
+          MatrixView<const std::complex<float>> a, MatrixView<const std::complex<float>> b,
+          std::complex<float> beta, MatrixView<std::complex<float>> c, int threads);
 
 /// The generic kernel: `C = alpha * A B + beta * C` in T's own arithmetic, blocked over k so a
 /// block of B's rows stays in cache, the innermost loop along C's rows; rows of C in parallel
 /// with @p threads > 1. For element types without BLAS (integers, bool: products of bools are
-/// ands, their sums ors).
+/// ands, their sums ors), and for every type in builds without BLAS.
 template <class T>
 void gemm_generic(index_t m, index_t n, index_t k, T alpha, MatrixView<const T> a,
                   MatrixView<const T> b, T beta, MatrixView<T> c, int threads) {
@@ -87,7 +99,8 @@ void gemm_generic(index_t m, index_t n, index_t k, T alpha, MatrixView<const T> 
   rows(0, m);
 }
 
-/// The matrix product for T: BLIS for float and double, the generic kernel otherwise.
+/// The matrix product for T: BLIS for float, double and their complex numbers, the generic
+/// kernel otherwise.
 template <class T>
 void matrix_product(index_t m, index_t n, index_t k, T alpha, MatrixView<const T> a,
                     MatrixView<const T> b, T beta, MatrixView<T> c, int threads) {
@@ -103,7 +116,8 @@ void matrix_product(index_t m, index_t n, index_t k, T alpha, MatrixView<const T
     }
     return;
   }
-  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float> ||
+                std::is_same_v<T, std::complex<double>> || std::is_same_v<T, std::complex<float>>) {
     gemm(m, n, k, alpha, a, b, beta, c, threads);
   } else {
     gemm_generic<T>(m, n, k, alpha, a, b, beta, c, threads);

@@ -254,16 +254,11 @@ requires(detail::dense_operands_v<A, B>) auto inner(const A& a, const B& b) {
   return inner(par, a, b);
 }
 
-/// NumPy's `np.vdot(a, b)`: the sum of the products of the elements of a and b in row-major
-/// order, whatever their shapes (their sizes must be equal), as one value of their common
-/// element type. Operands of one shape are read where they are; others are copied into
-/// vectors first.
-/// @param policy seq or par
-/// @param a, b tensors, views or expressions
-/// @return the sum
-/// @throws ShapeError when the sizes differ
+namespace detail {
+
+/// vdot() of @p a (conjugated already when complex) and @p b.
 template <ExecutionPolicy P, class A, class B>
-requires(detail::dense_operands_v<A, B>) auto vdot(const P& policy, const A& a, const B& b) {
+auto vdot_of(const P& policy, const A& a, const B& b) {
   using R = detail::contraction_t<A, B>;
   const Index as = detail::operand_shape(a);
   const Index bs = detail::operand_shape(b);
@@ -278,6 +273,26 @@ requires(detail::dense_operands_v<A, B>) auto vdot(const P& policy, const A& a, 
   }
   return detail::value_of(
       einsum(policy, "i,i->", detail::flattened<R>(policy, a), detail::flattened<R>(policy, b)));
+}
+
+}  // namespace detail
+
+/// NumPy's `np.vdot(a, b)`: the sum of the products of the elements of a and b in row-major
+/// order, whatever their shapes (their sizes must be equal), as one value of their common
+/// element type; a complex @p a is conjugated first, as NumPy's vdot does (`vdot(z, z)` is
+/// the squared norm). Operands of one shape are read where they are; others are copied into
+/// vectors first.
+/// @param policy seq or par
+/// @param a, b tensors, views or expressions
+/// @return the sum
+/// @throws ShapeError when the sizes differ
+template <ExecutionPolicy P, class A, class B>
+requires(detail::dense_operands_v<A, B>) auto vdot(const P& policy, const A& a, const B& b) {
+  if constexpr (is_complex_v<typename detail::node_t<A>::value_type>) {
+    return detail::vdot_of(policy, conj(a), b);
+  } else {
+    return detail::vdot_of(policy, a, b);
+  }
 }
 /// NumPy's `np.vdot(a, b)`, in parallel (see the policy form).
 /// @param a, b tensors, views or expressions

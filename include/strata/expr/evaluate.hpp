@@ -424,6 +424,9 @@ template <ExecutionPolicy P, class T, class X>
 requires(!std::is_const_v<T>) void assign_expression(const P& policy, const Tensor<T>& dst,
                                                      const X& x) {
   const auto e = detail::as_expression(x);
+  static_assert(is_complex_v<T> || !is_complex_v<typename decltype(e)::value_type>,
+                "strata: a complex value assigned to a real tensor; say which part: "
+                "strata::real(x), strata::imag(x) or strata::abs(x)");
   detail::check_assignable(dst, e);
   if (auto* s = dst.buffer().template get<SparseBuffer<T>>()) {
     // A whole sparse tensor takes a sparse result as it is (K *= 2, K = K + M).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "strata/core/error.hpp"
+#include "strata/core/complex.hpp"
 #include "strata/core/index.hpp"
 #include "strata/select/selection.hpp"
 #include "strata/tensor/expression_fwd.hpp"
@@ -725,7 +726,7 @@ template <class T>
 struct is_selection<Selection<T>> : std::true_type {};
 
 /// Turns an operand into an expression node: expressions as they are, tensors and selections
-/// as leaves, arithmetic values as scalars.
+/// as leaves, numbers (arithmetic or complex) as scalars.
 template <class X>
 auto as_expression(const X& x) {
   using D = std::remove_cvref_t<X>;
@@ -739,9 +740,10 @@ auto as_expression(const X& x) {
   } else if constexpr (is_jagged_tensor<D>::value) {
     return JaggedExpr<std::remove_const_t<typename D::value_type>>(x);
   } else {
-    static_assert(std::is_arithmetic_v<D>,
+    static_assert(is_number_v<D>,
                   "an expression operand must be a strata::Tensor, a strata::Selection, a "
-                  "strata::JaggedTensor, an expression or an arithmetic scalar");
+                  "strata::JaggedTensor, an expression or a number (arithmetic or "
+                  "std::complex)");
     return ScalarExpr<D>(x);
   }
 }
@@ -763,15 +765,21 @@ inline constexpr bool is_scalar_node_v = requires {
   requires std::remove_cvref_t<E>::is_scalar;
 };
 
-/// The kind of an arithmetic type for the scalar rule: 0 bool, 1 integer, 2 floating.
+/// The kind of a number type for the scalar rule: 0 bool, 1 integer, 2 floating, 3 complex.
 template <class T>
-inline constexpr int kind_v = std::is_same_v<T, bool> ? 0 : (std::is_floating_point_v<T> ? 2 : 1);
+inline constexpr int kind_v =
+    std::is_same_v<T, bool> ? 0
+                            : (is_complex_v<T> ? 3 : (std::is_floating_point_v<T> ? 2 : 1));
 
 /// The type two element types combine to: C++'s usual arithmetic conversions (the common
 /// type), except that a scalar does not widen a tensor of its own kind or of a higher kind (a
 /// double scalar times a float tensor is float, an int scalar plus a float tensor is float, as
 /// a Python scalar in NumPy). bool is a kind of its own: an integer scalar with a bool tensor
 /// gives the integer (`(a > 0) + 1` counts, as in NumPy and in C++).
+///
+/// With a complex operand the result is complex, of the type the real types combine to under
+/// the same rule: complex64 with float64 is complex128, complex64 times a double scalar stays
+/// complex64, a complex scalar times a float tensor is complex64 (NumPy's types for these).
 template <class L, class R, bool LeftScalar, bool RightScalar>
 struct combined {
   static constexpr bool has_common = requires { typename std::common_type<L, R>::type; };
@@ -790,6 +798,10 @@ template <class L, class R>
 requires(std::is_arithmetic_v<L>&& std::is_arithmetic_v<R>&& kind_v<R> <=
          kind_v<L>) struct combined<L, R, false, true> {
   using type = L;  // the scalar R does not widen the tensor L
+};
+template <class L, class R, bool LeftScalar, bool RightScalar>
+requires(is_complex_v<L> || is_complex_v<R>) struct combined<L, R, LeftScalar, RightScalar> {
+  using type = std::complex<typename combined<real_t<L>, real_t<R>, LeftScalar, RightScalar>::type>;
 };
 
 /// The broadcast shape of several operand shapes (BroadcastError naming the operator).
@@ -978,8 +990,8 @@ namespace detail {
 /// (Tensor == Tensor stays the whole-tensor equality of Tensor; use strata::equal.)
 template <class A, class B>
 inline constexpr bool builds_v =
-    (is_operand_v<A> && (is_operand_v<B> || std::is_arithmetic_v<std::remove_cvref_t<B>>)) ||
-    (is_operand_v<B> && std::is_arithmetic_v<std::remove_cvref_t<A>>);
+    (is_operand_v<A> && (is_operand_v<B> || is_number_v<std::remove_cvref_t<B>>)) ||
+    (is_operand_v<B> && is_number_v<std::remove_cvref_t<A>>);
 
 template <class A, class B>
 concept BinaryOperands = builds_v<A, B>;
@@ -1000,7 +1012,7 @@ struct Converting {
   Op op;
   template <class X, class Y>
   constexpr auto operator()(X x, Y y) const {
-    return op(static_cast<C>(x), static_cast<C>(y));
+    return op(number_cast<C>(x), number_cast<C>(y));
   }
 };
 

@@ -19,10 +19,27 @@ namespace strata {
 
 namespace detail {
 
-/// The floating type a math function computes in: the element type when it is floating,
-/// double for integers and bool (as NumPy).
+/// The floating type a math function computes in: the element type when it is floating or
+/// complex, double for integers and bool (as NumPy).
 template <class T>
-using math_t = std::conditional_t<std::is_floating_point_v<T>, T, double>;
+using math_t = std::conditional_t<std::is_floating_point_v<T> || is_complex_v<T>, T, double>;
+
+/// A function NumPy defines for real numbers only (rounding, floor, ceil, mod, arctan2, hypot,
+/// the ordering ones): a compile error for a complex element type @p T.
+template <class T>
+constexpr void refuse_complex() {
+  static_assert(!is_complex_v<T>,
+                "strata: this function is not defined for complex numbers (NumPy refuses them "
+                "too); apply it to strata::real(x) or strata::imag(x)");
+}
+
+/// A math function defined for real numbers only: the operand converted to its math type,
+/// then @p f (a compile error for complex operands).
+template <class A, class F>
+auto real_math_unary(std::string name, const A& a, F f) {
+  refuse_complex<typename node_t<A>::value_type>();
+  return math_unary(std::move(name), a, f);
+}
 
 /// The node of a math function: the operand converted to its math type, then @p f.
 template <class A, class F>
@@ -139,7 +156,7 @@ struct CMod {
 struct Power {
   template <class C>
   constexpr C operator()(C x, C y) const noexcept {
-    if constexpr (std::is_floating_point_v<C>) {
+    if constexpr (std::is_floating_point_v<C> || is_complex_v<C>) {
       return std::pow(x, y);
     } else if constexpr (std::is_same_v<C, bool>) {
       return x || !y;
@@ -171,15 +188,18 @@ struct Power {
 // ---- math (floating results; integers and bool compute in double) -----------------------------
 
 /// Element-wise absolute value (lazy; the element type is kept, as NumPy: the most negative
-/// integer stays itself).
+/// integer stays itself). Of a complex number its modulus, in the real type (complex128 gives
+/// float64, as NumPy).
 /// @param a the operand
 /// @return the expression
 template <class A>
 requires detail::UnaryOperand<A>
 auto abs(const A& a) {
   using T = typename detail::node_t<A>::value_type;
-  return detail::unary("abs", a, [](T x) -> T {
-    if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
+  return detail::unary("abs", a, [](T x) -> real_t<T> {
+    if constexpr (is_complex_v<T>) {
+      return std::abs(x);
+    } else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) {
       return x;
     } else {
       return x < T{0} ? detail::negate(x) : x;
@@ -208,7 +228,13 @@ auto exp(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto expm1(const A& a) {
-  return detail::math_unary("expm1", a, [](auto x) { return std::expm1(x); });
+  return detail::math_unary("expm1", a, [](auto x) {
+    if constexpr (is_complex_v<decltype(x)>) {
+      return std::exp(x) - decltype(x)(1);  // no complex expm1 in C++
+    } else {
+      return std::expm1(x);
+    }
+  });
 }
 /// Element-wise natural logarithm (lazy).
 /// @param a the operand
@@ -224,7 +250,13 @@ auto log(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto log1p(const A& a) {
-  return detail::math_unary("log1p", a, [](auto x) { return std::log1p(x); });
+  return detail::math_unary("log1p", a, [](auto x) {
+    if constexpr (is_complex_v<decltype(x)>) {
+      return std::log(decltype(x)(1) + x);  // no complex log1p in C++
+    } else {
+      return std::log1p(x);
+    }
+  });
 }
 /// Element-wise base-2 logarithm (lazy).
 /// @param a the operand
@@ -232,7 +264,14 @@ auto log1p(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto log2(const A& a) {
-  return detail::math_unary("log2", a, [](auto x) { return std::log2(x); });
+  return detail::math_unary("log2", a, [](auto x) {
+    if constexpr (is_complex_v<decltype(x)>) {
+      using R = real_t<decltype(x)>;
+      return std::log(x) / std::log(R{2});  // no complex log2 in C++
+    } else {
+      return std::log2(x);
+    }
+  });
 }
 /// Element-wise base-10 logarithm (lazy).
 /// @param a the operand
@@ -323,7 +362,7 @@ auto tanh(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto floor(const A& a) {
-  return detail::math_unary("floor", a, [](auto x) { return std::floor(x); });
+  return detail::real_math_unary("floor", a, [](auto x) { return std::floor(x); });
 }
 /// Element-wise ceiling (lazy; integers give double, as NumPy).
 /// @param a the operand
@@ -331,7 +370,7 @@ auto floor(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto ceil(const A& a) {
-  return detail::math_unary("ceil", a, [](auto x) { return std::ceil(x); });
+  return detail::real_math_unary("ceil", a, [](auto x) { return std::ceil(x); });
 }
 /// Element-wise rounding toward zero (lazy; integers give double, as NumPy's `trunc`).
 /// @param a the operand
@@ -339,7 +378,7 @@ auto ceil(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto trunc(const A& a) {
-  return detail::math_unary("trunc", a, [](auto x) { return std::trunc(x); });
+  return detail::real_math_unary("trunc", a, [](auto x) { return std::trunc(x); });
 }
 /// Element-wise rounding to the nearest integer, halves to even (lazy; integers give double,
 /// as NumPy's `rint`: `rint(2.5)` is 2).
@@ -348,7 +387,7 @@ auto trunc(const A& a) {
 template <class A>
 requires detail::UnaryOperand<A>
 auto rint(const A& a) {
-  return detail::math_unary("rint", a, [](auto x) { return std::nearbyint(x); });
+  return detail::real_math_unary("rint", a, [](auto x) { return std::nearbyint(x); });
 }
 /// Element-wise rounding to the nearest integer, halves to even, as `numpy.round` with
 /// `decimals=0` (lazy; integers are kept as they are, floats stay floats: `round(2.5)` is 2,
@@ -359,6 +398,7 @@ template <class A>
 requires detail::UnaryOperand<A>
 auto round(const A& a) {
   using T = typename detail::node_t<A>::value_type;
+  detail::refuse_complex<T>();
   return detail::unary("round", a, [](T x) -> T {
     if constexpr (std::is_floating_point_v<T>) {
       return std::nearbyint(x);
@@ -388,7 +428,11 @@ requires detail::UnaryOperand<A>
 auto isinf(const A& a) {
   using T = typename detail::node_t<A>::value_type;
   return detail::unary("isinf", a, [](T x) -> bool {
-    if constexpr (std::numeric_limits<T>::has_infinity) {
+    if constexpr (is_complex_v<T>) {  // either part, as NumPy
+      using R = real_t<T>;
+      constexpr R inf = std::numeric_limits<R>::infinity();
+      return x.real() == inf || x.real() == -inf || x.imag() == inf || x.imag() == -inf;
+    } else if constexpr (std::numeric_limits<T>::has_infinity) {
       return x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity();
     } else {
       return false;
@@ -404,7 +448,10 @@ requires detail::UnaryOperand<A>
 auto isfinite(const A& a) {
   using T = typename detail::node_t<A>::value_type;
   return detail::unary("isfinite", a, [](T x) -> bool {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (is_complex_v<T>) {  // both parts, as NumPy
+      // NOLINTNEXTLINE(misc-redundant-expression): x - x is NaN for NaN and infinities
+      return x.real() - x.real() == 0 && x.imag() - x.imag() == 0;
+    } else if constexpr (std::is_floating_point_v<T>) {
       // NOLINTNEXTLINE(misc-redundant-expression): x - x is NaN for NaN and infinities
       return x - x == T{0};
     } else {
@@ -413,26 +460,32 @@ auto isfinite(const A& a) {
   });
 }
 /// Replaces NaN by @p nan and the infinities by @p posinf and @p neginf, as
-/// `numpy.nan_to_num` (lazy; the element type is kept; integers pass unchanged).
+/// `numpy.nan_to_num` (lazy; the element type is kept; integers pass unchanged; the real and
+/// imaginary parts of a complex number each, the replacements being real).
 /// @param a the operand
 /// @param nan the value for NaN
 /// @param posinf the value for +inf (the largest finite value by default)
 /// @param neginf the value for -inf (the lowest finite value by default)
 /// @return the expression
-template <class A, class T = typename detail::node_t<A>::value_type>
+template <class A, class T = real_t<typename detail::node_t<A>::value_type>>
 requires detail::UnaryOperand<A>
 auto nan_to_num(const A& a, T nan = T{0}, T posinf = std::numeric_limits<T>::max(),
                 T neginf = std::numeric_limits<T>::lowest()) {
-  if constexpr (std::is_floating_point_v<T>) {
-    return detail::unary("nan_to_num", a, [nan, posinf, neginf](T x) -> T {
-      // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
-      return x != x ? nan
-                    : (x == std::numeric_limits<T>::infinity()
-                           ? posinf
-                           : (x == -std::numeric_limits<T>::infinity() ? neginf : x));
-    });
+  const auto fix = [nan, posinf, neginf](T x) -> T {
+    // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
+    return x != x ? nan
+                  : (x == std::numeric_limits<T>::infinity()
+                         ? posinf
+                         : (x == -std::numeric_limits<T>::infinity() ? neginf : x));
+  };
+  using V = typename detail::node_t<A>::value_type;
+  if constexpr (is_complex_v<V>) {
+    return detail::unary("nan_to_num", a,
+                         [fix](V x) -> V { return V(fix(x.real()), fix(x.imag())); });
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return detail::unary("nan_to_num", a, fix);
   } else {
-    (void)nan, (void)posinf, (void)neginf;
+    (void)fix;
     return detail::unary("nan_to_num", a, [](T x) -> T { return x; });
   }
 }
@@ -466,12 +519,92 @@ auto sign(const A& a) {
   static_assert(!std::is_same_v<T, bool>,
                 "strata::sign: bool has no sign (NumPy refuses it too); convert with "
                 "strata::astype<int>(x)");
+  static_assert(!is_complex_v<T>,
+                "strata::sign: the sign of a complex number differs between NumPy 1 and 2; "
+                "write x / abs(x) (NumPy 2's) or sign(real(x))");
   return detail::unary("sign", a, [](T x) -> T {
     if constexpr (std::is_floating_point_v<T>) {
       // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
       return x != x ? x : static_cast<T>((T{0} < x) - (x < T{0}));
     } else {
       return static_cast<T>((T{0} < x) - (x < T{0}));
+    }
+  });
+}
+
+// ---- complex numbers --------------------------------------------------------------------------
+
+/// Element-wise real part (lazy), `numpy.real`: complex128 gives float64, complex64 float32;
+/// a real operand is its own real part. Read-only: NumPy's writable `a.real` view has no
+/// counterpart (assign `t = x + imag_part * std::complex<double>(0, 1)` instead).
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto real(const A& a) {
+  using T = typename detail::node_t<A>::value_type;
+  return detail::unary("real", a, [](T x) -> real_t<T> {
+    if constexpr (is_complex_v<T>) {
+      return x.real();
+    } else {
+      return x;
+    }
+  });
+}
+/// Element-wise imaginary part (lazy), `numpy.imag`: of the real type; 0 for a real operand.
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto imag(const A& a) {
+  using T = typename detail::node_t<A>::value_type;
+  return detail::unary("imag", a, [](T x) -> real_t<T> {
+    if constexpr (is_complex_v<T>) {
+      return x.imag();
+    } else {
+      (void)x;
+      return real_t<T>{0};
+    }
+  });
+}
+/// Element-wise complex conjugate (lazy), `numpy.conj`: the element type is kept; a real
+/// operand is its own conjugate.
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto conj(const A& a) {
+  using T = typename detail::node_t<A>::value_type;
+  return detail::unary("conj", a, [](T x) -> T {
+    if constexpr (is_complex_v<T>) {
+      return std::conj(x);
+    } else {
+      return x;
+    }
+  });
+}
+/// NumPy's other name for strata::conj.
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto conjugate(const A& a) {
+  return conj(a);
+}
+/// Element-wise argument of a complex number in radians, `numpy.angle` (lazy): in the real
+/// math type (complex64 gives float32; integers double); of a real x, 0 or pi as its sign.
+/// @param a the operand
+/// @return the expression
+template <class A>
+requires detail::UnaryOperand<A>
+auto angle(const A& a) {
+  using T = typename detail::node_t<A>::value_type;
+  using R = real_t<detail::math_t<T>>;
+  return detail::unary("angle", a, [](T x) -> R {
+    if constexpr (is_complex_v<T>) {
+      return std::arg(x);
+    } else {
+      return std::atan2(R{0}, static_cast<R>(x));
     }
   });
 }
@@ -521,6 +654,7 @@ template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto floor_divide(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
+  detail::refuse_complex<C>();
   return detail::binary<C, C>("floor_divide", detail::FloorDivide{}, a, b);
 }
 /// Element-wise remainder with the sign of the divisor, `numpy.mod` (Python's `%`; C++'s `%`
@@ -532,6 +666,7 @@ template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto mod(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
+  detail::refuse_complex<C>();
   return detail::binary<C, C>("mod", detail::PythonMod{}, a, b);
 }
 /// Element-wise remainder with the sign of the dividend, `numpy.fmod` (C's fmod; for integers
@@ -543,6 +678,7 @@ template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto fmod(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
+  detail::refuse_complex<C>();
   return detail::binary<C, C>("fmod", detail::CMod{}, a, b);
 }
 /// Element-wise angle of the point (b, a), `numpy.arctan2(a, b)` (lazy; the combined type's
@@ -555,6 +691,7 @@ template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto arctan2(const A& a, const B& b) {
   using C = detail::math_t<detail::combined_t<A, B>>;
+  detail::refuse_complex<C>();
   return detail::binary<C, C>(
       "arctan2", [](C y, C x) { return std::atan2(y, x); }, a, b);
 }
@@ -566,6 +703,7 @@ template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto hypot(const A& a, const B& b) {
   using C = detail::math_t<detail::combined_t<A, B>>;
+  detail::refuse_complex<C>();
   return detail::binary<C, C>(
       "hypot", [](C x, C y) { return std::hypot(x, y); }, a, b);
 }

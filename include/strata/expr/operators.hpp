@@ -148,6 +148,8 @@ auto operator+(const A& a) {
 template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto operator<(const A& a, const B& b) {
+  static_assert(!is_complex_v<detail::combined_t<A, B>>,
+                "strata::operator<: complex numbers have no order (== and != compare them)");
   return detail::binary<bool, detail::combined_t<A, B>>("operator<", std::less<>{}, a, b);
 }
 /// Element-wise `a <= b` (lazy, bool).
@@ -157,6 +159,8 @@ auto operator<(const A& a, const B& b) {
 template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto operator<=(const A& a, const B& b) {
+  static_assert(!is_complex_v<detail::combined_t<A, B>>,
+                "strata::operator<=: complex numbers have no order (== and != compare them)");
   return detail::binary<bool, detail::combined_t<A, B>>("operator<=", std::less_equal<>{}, a, b);
 }
 /// Element-wise `a > b` (lazy, bool).
@@ -166,6 +170,8 @@ auto operator<=(const A& a, const B& b) {
 template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto operator>(const A& a, const B& b) {
+  static_assert(!is_complex_v<detail::combined_t<A, B>>,
+                "strata::operator>: complex numbers have no order (== and != compare them)");
   return detail::binary<bool, detail::combined_t<A, B>>("operator>", std::greater<>{}, a, b);
 }
 /// Element-wise `a >= b` (lazy, bool).
@@ -175,6 +181,8 @@ auto operator>(const A& a, const B& b) {
 template <class A, class B>
 requires detail::BinaryOperands<A, B>
 auto operator>=(const A& a, const B& b) {
+  static_assert(!is_complex_v<detail::combined_t<A, B>>,
+                "strata::operator>=: complex numbers have no order (== and != compare them)");
   return detail::binary<bool, detail::combined_t<A, B>>("operator>=", std::greater_equal<>{}, a, b);
 }
 /// Element-wise equality (lazy, bool), NumPy's `a == b`. (Two Tensors compared with `==` are
@@ -185,8 +193,8 @@ auto operator>=(const A& a, const B& b) {
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto
+          is_number_v<std::remove_cvref_t<A>> ||
+          is_number_v<std::remove_cvref_t<B>>)) auto
 operator==(const A& a, const B& b) {
   return detail::binary<bool, detail::combined_t<A, B>>("operator==", std::equal_to<>{}, a, b);
 }
@@ -197,8 +205,8 @@ operator==(const A& a, const B& b) {
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>>)) auto
+          is_number_v<std::remove_cvref_t<A>> ||
+          is_number_v<std::remove_cvref_t<B>>)) auto
 operator!=(const A& a, const B& b) {
   return detail::binary<bool, detail::combined_t<A, B>>("operator!=", std::not_equal_to<>{}, a, b);
 }
@@ -363,7 +371,7 @@ auto logical_not(const A& a) {
 /// @throws BroadcastError when the shapes do not broadcast
 template <class F, class... A>
 requires((detail::is_operand_v<A> ||
-          std::is_arithmetic_v<std::remove_cvref_t<A>>)&&...) auto apply(F f, const A&... args) {
+          is_number_v<std::remove_cvref_t<A>>)&&...) auto apply(F f, const A&... args) {
   using R =
       std::remove_cvref_t<std::invoke_result_t<F&, typename detail::node_t<A>::value_type...>>;
   return MapExpr<R, F, detail::node_t<A>...>("apply", std::move(f), detail::as_expression(args)...);
@@ -378,7 +386,10 @@ requires((detail::is_operand_v<A> ||
 template <class U, class A>
 requires detail::UnaryOperand<A>
 auto astype(const A& a) {
-  auto f = [](const auto& x) { return static_cast<U>(x); };
+  static_assert(is_complex_v<U> || !is_complex_v<typename detail::node_t<A>::value_type>,
+                "strata::astype: complex to a real type would drop the imaginary part; say "
+                "which part: strata::real(x), strata::imag(x) or strata::abs(x)");
+  auto f = [](const auto& x) { return detail::number_cast<U>(x); };
   return MapExpr<U, decltype(f), detail::node_t<A>>("astype", f, detail::as_expression(a));
 }
 
@@ -427,10 +438,11 @@ inline constexpr bool mixed_types_v =
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+          is_number_v<std::remove_cvref_t<A>> ||
+          is_number_v<std::remove_cvref_t<B>> ||
           detail::mixed_types_v<A, B>)) auto minimum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
+  static_assert(!is_complex_v<C>, "strata::minimum: complex numbers have no order");
   auto f = [](C x, C y) -> C {
     // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
     return detail::select(x != x, x, detail::select(y < x || y != y, y, x));
@@ -445,10 +457,11 @@ requires(detail::BinaryOperands<A, B> &&
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-          std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+          is_number_v<std::remove_cvref_t<A>> ||
+          is_number_v<std::remove_cvref_t<B>> ||
           detail::mixed_types_v<A, B>)) auto maximum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
+  static_assert(!is_complex_v<C>, "strata::maximum: complex numbers have no order");
   auto f = [](C x, C y) -> C {
     // NOLINTNEXTLINE(misc-redundant-expression): x != x is true only for NaN
     return detail::select(x != x, x, detail::select(x < y || y != y, y, x));
@@ -465,11 +478,12 @@ requires(detail::BinaryOperands<A, B> &&
 /// @throws BroadcastError when the shapes do not broadcast
 template <class A, class L, class H>
 requires(detail::UnaryOperand<A> &&
-         (detail::is_operand_v<L> || std::is_arithmetic_v<std::remove_cvref_t<L>>)&&(
+         (detail::is_operand_v<L> || is_number_v<std::remove_cvref_t<L>>)&&(
              detail::is_operand_v<H> ||
-             std::is_arithmetic_v<std::remove_cvref_t<H>>)) auto clip(const A& a, const L& lo,
+             is_number_v<std::remove_cvref_t<H>>)) auto clip(const A& a, const L& lo,
                                                                       const H& hi) {
   using C = typename detail::combined3<A, L, H>::type;
+  static_assert(!is_complex_v<C>, "strata::clip: complex numbers have no order");
   auto f = [](auto x, auto l, auto h) {
     const C v = static_cast<C>(x);
     const C low = static_cast<C>(l);
@@ -490,21 +504,22 @@ requires(detail::UnaryOperand<A> &&
 /// @throws BroadcastError when the shapes do not broadcast
 template <class M, class A, class B>
 requires(detail::is_operand_v<M> &&
-         (detail::is_operand_v<A> || std::is_arithmetic_v<std::remove_cvref_t<A>>)&&(
+         (detail::is_operand_v<A> || is_number_v<std::remove_cvref_t<A>>)&&(
              detail::is_operand_v<B> ||
-             std::is_arithmetic_v<
+             is_number_v<
                  std::remove_cvref_t<B>>)&&(detail::is_expression_v<M> ||
                                             detail::is_expression_v<A> ||
                                             detail::is_expression_v<B> ||
-                                            std::is_arithmetic_v<std::remove_cvref_t<A>> ||
-                                            std::is_arithmetic_v<std::remove_cvref_t<B>> ||
+                                            is_number_v<std::remove_cvref_t<A>> ||
+                                            is_number_v<std::remove_cvref_t<B>> ||
                                             detail::mixed_types_v<A, B> ||
                                             detail::is_jagged_tensor<std::remove_cvref_t<M>>::
                                                 value)) auto where(const M& mask, const A& a,
                                                                    const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](auto m, auto x, auto y) {
-    return detail::select(static_cast<bool>(m), static_cast<C>(x), static_cast<C>(y));
+    return detail::select(static_cast<bool>(m), detail::number_cast<C>(x),
+                          detail::number_cast<C>(y));
   };
   return MapExpr<C, decltype(f), detail::node_t<M>, detail::node_t<A>, detail::node_t<B>>(
       "where", f, detail::as_expression(mask), detail::as_expression(a), detail::as_expression(b));
@@ -542,7 +557,7 @@ Tensor<T>& compound(Tensor<T>& t, const X& x, Make&& make) {
 /// @throws BroadcastError, LayoutError as assignment; nothing is written then
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) Tensor<T>
 &operator+=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a + b; });
 }
@@ -553,7 +568,7 @@ requires(!std::is_const_v<T> &&
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) Tensor<T>
 &operator-=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a - b; });
 }
@@ -564,7 +579,7 @@ requires(!std::is_const_v<T> &&
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) Tensor<T>
 &operator*=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a * b; });
 }
@@ -575,7 +590,7 @@ requires(!std::is_const_v<T> &&
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) Tensor<T>
 &operator/=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a / b; });
 }
@@ -586,7 +601,7 @@ requires(!std::is_const_v<T> &&
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> && std::is_integral_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) Tensor<T>
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) Tensor<T>
 &operator%=(Tensor<T>& t, const X& x) {
   return detail::compound(t, x, [](const auto& a, const auto& b) { return a % b; });
 }
@@ -596,7 +611,7 @@ requires(!std::is_const_v<T> && std::is_integral_v<T> &&
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) void
 operator+=(Tensor<T>&& t, const X& x) {
   t += x;
 }
@@ -606,7 +621,7 @@ operator+=(Tensor<T>&& t, const X& x) {
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) void
 operator-=(Tensor<T>&& t, const X& x) {
   t -= x;
 }
@@ -616,7 +631,7 @@ operator-=(Tensor<T>&& t, const X& x) {
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) void
 operator*=(Tensor<T>&& t, const X& x) {
   t *= x;
 }
@@ -626,7 +641,7 @@ operator*=(Tensor<T>&& t, const X& x) {
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) void
 operator/=(Tensor<T>&& t, const X& x) {
   t /= x;
 }
@@ -637,7 +652,7 @@ operator/=(Tensor<T>&& t, const X& x) {
 /// @throws BroadcastError, LayoutError as assignment
 template <class T, class X>
 requires(!std::is_const_v<T> && std::is_integral_v<T> &&
-         (detail::is_operand_v<X> || std::is_arithmetic_v<std::remove_cvref_t<X>>)) void
+         (detail::is_operand_v<X> || is_number_v<std::remove_cvref_t<X>>)) void
 operator%=(Tensor<T>&& t, const X& x) {
   t %= x;
 }

@@ -397,7 +397,7 @@ using mean_t = math_t<T>;
 template <class R>
 void divide_by(Tensor<R>& t, index_t count) {
   R* data = t.buffer().data();
-  const auto c = static_cast<R>(count);
+  const auto c = number_cast<R>(count);
   for (index_t k = 0; k < t.size(); ++k) {
     data[k] /= c;
   }

@@ -2,11 +2,13 @@
 /// Printing tensors as NumPy does: nested brackets, aligned columns, elision when large.
 #pragma once
 
+#include "strata/core/complex.hpp"
 #include "strata/tensor/tensor.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <complex>
 #include <cstdlib>
 #include <ostream>
 #include <sstream>
@@ -145,9 +147,41 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
   return out;
 }
 
+/// Formats complex values as NumPy's default: the real parts formatted together as floats,
+/// the imaginary parts likewise with their sign always shown, then `j` (`1. +2.j`, `0.5-1.j`).
+template <class F>
+std::vector<std::string> format_complex(const std::vector<std::complex<F>>& values,
+                                        int precision) {
+  std::vector<F> re;
+  std::vector<F> im;
+  for (const std::complex<F>& v : values) {
+    re.push_back(v.real());
+    im.push_back(v.imag());
+  }
+  std::vector<std::string> out = format_floats(re, precision);
+  std::vector<std::string> imag = format_floats(im, precision);
+  std::size_t width = 0;
+  for (std::string& s : imag) {
+    s.erase(0, s.find_first_not_of(' '));
+    if (s.front() != '-') {
+      s.insert(0, "+");
+    }
+    width = std::max(width, s.size());
+  }
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    std::string& s = imag[k];
+    s.insert(0, width - s.size(), ' ');
+    s.insert(s.find_last_not_of(' ') + 1, "j");  // before the fraction's padding
+    out[k] += s;
+  }
+  return out;
+}
+
 template <class T>
 std::vector<std::string> format_values(const std::vector<T>& values, int precision) {
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (is_complex_v<T>) {
+    return format_complex(values, precision);
+  } else if constexpr (std::is_same_v<T, bool>) {
     // NumPy: right-aligned True / False.
     std::vector<std::string> out;
     bool any_false = false;

@@ -1,0 +1,222 @@
+// Tests of complex element types (std::complex<double>, std::complex<float>: NumPy's complex128
+// and complex64) in expressions, reductions, printing and products: the type rule, arithmetic
+// and the math functions against std::complex element by element over random views, the parts
+// (real, imag, conj, angle), NaN tests, NumPy's printed form and vdot's conjugation. (einsum of
+// complex tensors: tests/contract/einsum.cpp and NumPy's values in tests/contract/conformance.cpp;
+// what does not compile: tests/compile_fail/complex_*.cpp.)
+#include "strata/contract/contract.hpp"
+#include "strata/expr/expr.hpp"
+
+#include "contract/random_problems.hpp"  // random_view: transposed, broadcast, flipped, rolled
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <numbers>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace test_expr_complex {
+
+using strata::Index;
+using strata::Tensor;
+using Z = std::complex<double>;
+using C = std::complex<float>;
+
+template <class X>
+using value_t = typename decltype(strata::evaluate(std::declval<const X&>()))::value_type;
+
+// NumPy 1.24's result types: np.result_type of the same operands (a C++ scalar plays a Python
+// scalar: it does not widen a tensor of its own kind or a higher one).
+static_assert(std::is_same_v<value_t<decltype(Tensor<C>() * 2.0)>, C>);  // complex64 * 2.0
+static_assert(std::is_same_v<value_t<decltype(Tensor<float>() * Z(0, 1))>, C>);  // float32 * 1j
+static_assert(std::is_same_v<value_t<decltype(Tensor<int>() * Z(0, 1))>, Z>);    // int32 * 1j
+static_assert(std::is_same_v<value_t<decltype(Tensor<C>() + Tensor<double>())>, Z>);
+static_assert(std::is_same_v<value_t<decltype(Tensor<C>() + Tensor<Z>())>, Z>);
+static_assert(std::is_same_v<value_t<decltype(Tensor<Z>() + Tensor<float>())>, Z>);
+static_assert(std::is_same_v<value_t<decltype(Tensor<bool>() * Z(1, 1))>, Z>);
+static_assert(std::is_same_v<value_t<decltype(strata::abs(Tensor<Z>()))>, double>);
+static_assert(std::is_same_v<value_t<decltype(strata::abs(Tensor<C>()))>, float>);
+static_assert(std::is_same_v<value_t<decltype(strata::real(Tensor<C>()))>, float>);
+static_assert(std::is_same_v<value_t<decltype(strata::imag(Tensor<double>()))>, double>);
+static_assert(std::is_same_v<value_t<decltype(strata::angle(Tensor<int>()))>, double>);
+static_assert(std::is_same_v<value_t<decltype(strata::sqrt(Tensor<C>()))>, C>);
+static_assert(std::is_same_v<decltype(strata::einsum("i,i", Tensor<C>(), Tensor<double>())),
+                             Tensor<Z>>);
+
+namespace {
+
+// Elements of two tensors compared within a few ulps of their magnitude (the functions run
+// through std::complex on both sides; only fused arithmetic may round differently).
+template <class T>
+void check_close(const std::vector<T>& got, const std::vector<T>& want) {
+  REQUIRE(got.size() == want.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    INFO("element " << k << ": " << got[k] << " vs " << want[k]);
+    if (std::isnan(std::abs(want[k]))) {
+      CHECK(std::isnan(std::abs(got[k])));
+    } else if (std::isinf(std::abs(want[k]))) {  // log(0): -inf, as the same infinity
+      CHECK(got[k] == want[k]);
+    } else {
+      CHECK(std::abs(got[k] - want[k]) <= 1e-12 * (1 + std::abs(want[k])));
+    }
+  }
+}
+
+// `f` over a view's elements in row-major order: the reference of a lazy function.
+template <class T, class F>
+auto each(const Tensor<T>& x, F f) {
+  std::vector<std::remove_cvref_t<decltype(f(std::declval<T>()))>> out;
+  for (const T& v : x.to_vector()) {
+    out.push_back(f(v));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("complex arithmetic and functions agree with std::complex over random views",
+          "[expr][complex][property]") {
+  std::mt19937_64 rng(41);
+  for (int trial = 0; trial < 40; ++trial) {
+    Index shape;
+    const auto rank = strata::test::uniform(rng, 0, 3);
+    for (int k = 0; k < rank; ++k) {
+      shape.push_back(strata::test::uniform(rng, 0, 4));
+    }
+    INFO("trial " << trial << ", shape " << strata::to_string(shape));
+    const Tensor<Z> a = strata::test::random_view<Z>(rng, shape);
+    const Tensor<Z> b = strata::test::random_view<Z>(rng, shape);
+    const Tensor<double> r = strata::test::random_view<double>(rng, shape);
+    const std::vector<Z> av = a.to_vector();
+    const std::vector<Z> bv = b.to_vector();
+    const std::vector<double> rv = r.to_vector();
+    std::vector<Z> want;
+    for (std::size_t k = 0; k < av.size(); ++k) {
+      want.push_back(av[k] * bv[k] - Z(0.5, -2) * av[k] + rv[k] / Z(1, 1));
+    }
+    check_close(strata::evaluate(a * b - Z(0.5, -2) * a + r / Z(1, 1)).to_vector(), want);
+    check_close(strata::evaluate(strata::exp(a) + strata::sqrt(b)).to_vector(),
+                [&] {
+                  std::vector<Z> w;
+                  for (std::size_t k = 0; k < av.size(); ++k) {
+                    w.push_back(std::exp(av[k]) + std::sqrt(bv[k]));
+                  }
+                  return w;
+                }());
+    check_close(strata::evaluate(strata::log(a)).to_vector(),
+                each(a, [](Z z) { return std::log(z); }));
+    check_close(strata::evaluate(strata::tanh(a)).to_vector(),
+                each(a, [](Z z) { return std::tanh(z); }));
+    check_close(strata::evaluate(strata::pow(a, Z(0.5, 1))).to_vector(),
+                each(a, [](Z z) { return std::pow(z, Z(0.5, 1)); }));
+    check_close(strata::evaluate(strata::conj(a) * a).to_vector(),
+                each(a, [](Z z) { return std::conj(z) * z; }));
+    check_close(strata::evaluate(strata::abs(a)).to_vector(),
+                each(a, [](Z z) { return std::abs(z); }));
+    check_close(strata::evaluate(strata::angle(a)).to_vector(),
+                each(a, [](Z z) { return std::arg(z); }));
+    CHECK(strata::evaluate(strata::real(a)).to_vector() ==
+          each(a, [](Z z) { return z.real(); }));
+    CHECK(strata::evaluate(strata::imag(a)).to_vector() ==
+          each(a, [](Z z) { return z.imag(); }));
+    CHECK(strata::evaluate(strata::equal(a, b)).to_vector() ==
+          [&] {
+            std::vector<bool> w;
+            for (std::size_t k = 0; k < av.size(); ++k) {
+              w.push_back(av[k] == bv[k]);
+            }
+            return w;
+          }());
+    // Reductions: sum and prod in complex, mean the sum over the count.
+    Z sum = 0;
+    Z prod = 1;
+    for (const Z z : av) {
+      sum += z;
+      prod *= z;
+    }
+    check_close(std::vector<Z>{strata::sum(a)}, std::vector<Z>{sum});
+    check_close(std::vector<Z>{strata::prod(a)}, std::vector<Z>{prod});
+    if (!av.empty()) {
+      check_close(std::vector<Z>{strata::mean(a)},
+                  std::vector<Z>{sum / static_cast<double>(av.size())});
+    }
+    // In place, through the view: a's elements become a * (1 + 1j) + 2.
+    Tensor<Z> c = a.copy();
+    c *= Z(1, 1);
+    c += 2;
+    check_close(c.to_vector(), each(a, [](Z z) { return z * Z(1, 1) + 2.0; }));
+  }
+}
+
+TEST_CASE("complex64 computes in float and widens with float64 as NumPy", "[expr][complex]") {
+  const auto a = Tensor<C>::of({C(1, 2), C(-0.5F, 3)});
+  const auto d = Tensor<double>::of({0.25, 2});
+  const Tensor<C> twice = strata::evaluate(a * 2.0);  // complex64 * 2.0 stays complex64
+  CHECK(twice.to_vector() == std::vector<C>{C(2, 4), C(-1, 6)});
+  const Tensor<Z> wide = strata::evaluate(a + d);  // complex64 + float64 is complex128
+  CHECK(wide.to_vector() == std::vector<Z>{Z(1.25, 2), Z(1.5, 3)});
+  const Tensor<float> modulus = strata::evaluate(strata::abs(Tensor<C>::of({C(3, 4)})));
+  CHECK(modulus.to_vector() == std::vector<float>{5});
+}
+
+TEST_CASE("NaN and infinity tests look at both parts, as NumPy", "[expr][complex]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const auto z = Tensor<Z>::of({Z(1, 2), Z(nan, 0), Z(0, nan), Z(inf, 1), Z(1, -inf)});
+  // np.isnan, np.isinf, np.isfinite of [1+2j, nan+0j, nanj, inf+1j, 1-infj]
+  CHECK(strata::evaluate(strata::isnan(z)).to_vector() ==
+        std::vector<bool>{false, true, true, false, false});
+  CHECK(strata::evaluate(strata::isinf(z)).to_vector() ==
+        std::vector<bool>{false, false, false, true, true});
+  CHECK(strata::evaluate(strata::isfinite(z)).to_vector() ==
+        std::vector<bool>{true, false, false, false, false});
+  // np.nan_to_num(z, nan=-1, posinf=9, neginf=-9): each part replaced
+  CHECK(strata::evaluate(strata::nan_to_num(z, -1.0, 9.0, -9.0)).to_vector() ==
+        std::vector<Z>{Z(1, 2), Z(-1, 0), Z(0, -1), Z(9, 1), Z(1, -9)});
+}
+
+TEST_CASE("log2, expm1, log1p and angle of complex numbers give NumPy's values",
+          "[expr][complex]") {
+  // NumPy 1.24: np.log2(1j) = 2.26618007j, np.expm1(1e-3+1j) = -0.45915712+0.84231288j,
+  // np.log1p(2j) = 0.80471896+1.10714872j, np.angle([-2., 0., 3.]) = [pi, 0, 0]
+  const auto near = [](Z got, Z want) { return std::abs(got - want) < 1e-8; };
+  CHECK(near(strata::evaluate(strata::log2(Tensor<Z>::of({Z(0, 1)}))).to_vector()[0],
+             Z(0, 2.26618007)));
+  CHECK(near(strata::evaluate(strata::expm1(Tensor<Z>::of({Z(1e-3, 1)}))).to_vector()[0],
+             Z(-0.45915712, 0.84231288)));
+  CHECK(near(strata::evaluate(strata::log1p(Tensor<Z>::of({Z(0, 2)}))).to_vector()[0],
+             Z(0.80471896, 1.10714872)));
+  CHECK(strata::evaluate(strata::angle(Tensor<double>::of({-2, 0, 3}))).to_vector() ==
+        std::vector<double>{std::numbers::pi, 0, 0});
+}
+
+TEST_CASE("complex tensors print as NumPy prints them", "[expr][complex]") {
+  const auto text = [](const auto& t) {
+    std::ostringstream s;
+    s << t;
+    return s.str();
+  };
+  // str(np.array(...)) in NumPy 1.24
+  CHECK(text(Tensor<Z>::of({Z(1, 2), Z(0.5, -1)})) == "[1. +2.j 0.5-1.j]");
+  CHECK(text(Tensor<Z>::from_vector({Z(1, 2), Z(0.5, -1), Z(-3.25, 0), Z(0, 10)}, {2, 2})) ==
+        "[[ 1.   +2.j  0.5  -1.j]\n [-3.25 +0.j  0.  +10.j]]");
+  CHECK(text(Tensor<Z>::of({Z(1e9, 1), Z(2, -3)})) == "[1.e+09+1.j 2.e+00-3.j]");
+  CHECK(text(Tensor<C>::of({C(1, 2), C(2, -3)})) == "[1.+2.j 2.-3.j]");
+}
+
+TEST_CASE("vdot conjugates its first operand, as NumPy's", "[contract][complex]") {
+  const auto a = Tensor<Z>::of({Z(1, 2), Z(0, 3)});
+  const auto b = Tensor<Z>::of({Z(2, -1), Z(1, 1)});
+  CHECK(strata::vdot(a, b) == Z(3, -8));  // np.vdot([1+2j, 3j], [2-1j, 1+1j])
+  CHECK(strata::vdot(a, a) == Z(14, 0));  // the squared norm
+  CHECK(strata::dot(a, b).to_vector() == std::vector<Z>{Z(1, 6)});  // (4+3j) + (-3+3j)
+}
+
+}  // namespace test_expr_complex

@@ -636,8 +636,8 @@ void contractions() {
             << ", abs(z) = " << strata::evaluate(strata::abs(z))
             << ", conj(z) = " << strata::evaluate(strata::conj(z))
             << "\neinsum(\"ij,j->i\", [[1j 0] [0 -1j]], z) = "
-            << strata::einsum("ij,j->i", rotate, z)
-            << ", vdot(z, z) = " << strata::vdot(z, z) << "\n";
+            << strata::einsum("ij,j->i", rotate, z) << ", vdot(z, z) = " << strata::vdot(z, z)
+            << "\n";
   // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
   Tensor<double> into({2, 2});
   strata::matmul_into(into, a, b);

@@ -215,31 +215,31 @@ py::object einsum_py(const std::string& spec, const py::args& args) {
               "strata.einsum: a tiled operand with a complex one (tiled tensors hold float64, "
               "float32, int64 or int32)");
         } else {
-        // Tiled: every operand a LayoutTensor (dense ones row-major, one piece).
-        std::vector<LayoutTensor<T>> blocks;
-        for (const auto& o : operands) {
-          if (const auto* t = std::get_if<PyTiled>(&o)) {
-            visit_tiled(*t, [&](const auto& x) {
-              using U = typename std::decay_t<decltype(x)>::value_type;
-              if constexpr (std::is_same_v<U, T>) {
-                blocks.push_back(x);
-              } else {
-                blocks.push_back(LayoutTensor<T>::from_dense(
-                    strata::evaluate(strata::astype<T>(x.to_dense())), x.layout()));
-              }
-            });
-          } else {
-            visit(std::get<PyTensor>(o), [&](const auto& x) {
-              using U = typename std::decay_t<decltype(x)>::value_type;
-              if constexpr (!is_complex_v<U>) {  // complex: a TypeError already
-                const Tensor<T> dense = strata::evaluate(strata::astype<T>(x));
-                blocks.push_back(LayoutTensor<T>::from_dense(
-                    dense, strata::Layout::row_major(strata::Smooth(dense.shape()))));
-              }
-            });
+          // Tiled: every operand a LayoutTensor (dense ones row-major, one piece).
+          std::vector<LayoutTensor<T>> blocks;
+          for (const auto& o : operands) {
+            if (const auto* t = std::get_if<PyTiled>(&o)) {
+              visit_tiled(*t, [&](const auto& x) {
+                using U = typename std::decay_t<decltype(x)>::value_type;
+                if constexpr (std::is_same_v<U, T>) {
+                  blocks.push_back(x);
+                } else {
+                  blocks.push_back(LayoutTensor<T>::from_dense(
+                      strata::evaluate(strata::astype<T>(x.to_dense())), x.layout()));
+                }
+              });
+            } else {
+              visit(std::get<PyTensor>(o), [&](const auto& x) {
+                using U = typename std::decay_t<decltype(x)>::value_type;
+                if constexpr (!is_complex_v<U>) {  // (a complex U makes T complex)
+                  const Tensor<T> dense = strata::evaluate(strata::astype<T>(x));
+                  blocks.push_back(LayoutTensor<T>::from_dense(
+                      dense, strata::Layout::row_major(strata::Smooth(dense.shape()))));
+                }
+              });
+            }
           }
-        }
-        return py::cast(PyTiled{AnyTiled(einsum_of<T>(spec, blocks))});
+          return py::cast(PyTiled{AnyTiled(einsum_of<T>(spec, blocks))});
         }
       },
       einsum_type(dtypes));

@@ -147,16 +147,18 @@ void gemm(index_t m, index_t n, index_t k, std::complex<double> alpha,
           std::complex<double> beta, MatrixView<std::complex<double>> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
   using Z = std::complex<double>;
-  positive_gemm(m, n, k, a, b, beta, c, [&](MatrixView<const Z> pa, MatrixView<const Z> pb,
-                                            MatrixView<Z> pc) {
-    rntm_t r = runtime(threads);
-    // std::complex<double> is laid out as BLIS's dcomplex: {real, imag}.
-    bli_zgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, reinterpret_cast<dcomplex*>(&alpha),
-                 reinterpret_cast<dcomplex*>(const_cast<Z*>(pa.data)), pa.rows, pa.columns,
-                 reinterpret_cast<dcomplex*>(const_cast<Z*>(pb.data)), pb.rows, pb.columns,
-                 reinterpret_cast<dcomplex*>(&beta), reinterpret_cast<dcomplex*>(pc.data), pc.rows,
-                 pc.columns, nullptr, &r);
-  });
+  positive_gemm(m, n, k, a, b, beta, c,
+                [&](MatrixView<const Z> pa, MatrixView<const Z> pb, MatrixView<Z> pc) {
+                  rntm_t r = runtime(threads);
+                  // std::complex<double> is laid out as BLIS's dcomplex: {real, imag}.
+                  bli_zgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k,
+                               reinterpret_cast<dcomplex*>(&alpha),
+                               reinterpret_cast<dcomplex*>(const_cast<Z*>(pa.data)), pa.rows,
+                               pa.columns, reinterpret_cast<dcomplex*>(const_cast<Z*>(pb.data)),
+                               pb.rows, pb.columns, reinterpret_cast<dcomplex*>(&beta),
+                               reinterpret_cast<dcomplex*>(pc.data), pc.rows, pc.columns, nullptr,
+                               &r);
+                });
 #else
   gemm_generic<std::complex<double>>(m, n, k, alpha, a, b, beta, c, threads);
 #endif
@@ -167,16 +169,18 @@ void gemm(index_t m, index_t n, index_t k, std::complex<float> alpha,
           std::complex<float> beta, MatrixView<std::complex<float>> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
   using Z = std::complex<float>;
-  positive_gemm(m, n, k, a, b, beta, c, [&](MatrixView<const Z> pa, MatrixView<const Z> pb,
-                                            MatrixView<Z> pc) {
-    rntm_t r = runtime(threads);
-    // std::complex<float> is laid out as BLIS's scomplex: {real, imag}.
-    bli_cgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, reinterpret_cast<scomplex*>(&alpha),
-                 reinterpret_cast<scomplex*>(const_cast<Z*>(pa.data)), pa.rows, pa.columns,
-                 reinterpret_cast<scomplex*>(const_cast<Z*>(pb.data)), pb.rows, pb.columns,
-                 reinterpret_cast<scomplex*>(&beta), reinterpret_cast<scomplex*>(pc.data), pc.rows,
-                 pc.columns, nullptr, &r);
-  });
+  positive_gemm(m, n, k, a, b, beta, c,
+                [&](MatrixView<const Z> pa, MatrixView<const Z> pb, MatrixView<Z> pc) {
+                  rntm_t r = runtime(threads);
+                  // std::complex<float> is laid out as BLIS's scomplex: {real, imag}.
+                  bli_cgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k,
+                               reinterpret_cast<scomplex*>(&alpha),
+                               reinterpret_cast<scomplex*>(const_cast<Z*>(pa.data)), pa.rows,
+                               pa.columns, reinterpret_cast<scomplex*>(const_cast<Z*>(pb.data)),
+                               pb.rows, pb.columns, reinterpret_cast<scomplex*>(&beta),
+                               reinterpret_cast<scomplex*>(pc.data), pc.rows, pc.columns, nullptr,
+                               &r);
+                });
 #else
   gemm_generic<std::complex<float>>(m, n, k, alpha, a, b, beta, c, threads);
 #endif

@@ -1,9 +1,9 @@
 // Tests of complex element types (std::complex<double>, std::complex<float>: NumPy's complex128
 // and complex64) in expressions, reductions, printing and products: the type rule, arithmetic
 // and the math functions against std::complex element by element over random views, the parts
-// (real, imag, conj, angle), NaN tests, NumPy's printed form and vdot's conjugation. (einsum of
-// complex tensors: tests/contract/einsum.cpp and NumPy's values in tests/contract/conformance.cpp;
-// what does not compile: tests/compile_fail/complex_*.cpp.)
+// (real, imag, conj, angle), NaN tests, NumPy's printed form, vdot's conjugation, tiled and
+// block-sparse products. (einsum of complex tensors: tests/contract/einsum.cpp, and NumPy's
+// values in tests/contract/conformance.cpp; what does not compile: tests/compile_fail/complex_*.)
 #include "strata/contract/contract.hpp"
 #include "strata/expr/expr.hpp"
 
@@ -34,7 +34,7 @@ using value_t = typename decltype(strata::evaluate(std::declval<const X&>()))::v
 
 // NumPy 1.24's result types: np.result_type of the same operands (a C++ scalar plays a Python
 // scalar: it does not widen a tensor of its own kind or a higher one).
-static_assert(std::is_same_v<value_t<decltype(Tensor<C>() * 2.0)>, C>);  // complex64 * 2.0
+static_assert(std::is_same_v<value_t<decltype(Tensor<C>() * 2.0)>, C>);          // complex64 * 2.0
 static_assert(std::is_same_v<value_t<decltype(Tensor<float>() * Z(0, 1))>, C>);  // float32 * 1j
 static_assert(std::is_same_v<value_t<decltype(Tensor<int>() * Z(0, 1))>, Z>);    // int32 * 1j
 static_assert(std::is_same_v<value_t<decltype(Tensor<C>() + Tensor<double>())>, Z>);
@@ -47,8 +47,8 @@ static_assert(std::is_same_v<value_t<decltype(strata::real(Tensor<C>()))>, float
 static_assert(std::is_same_v<value_t<decltype(strata::imag(Tensor<double>()))>, double>);
 static_assert(std::is_same_v<value_t<decltype(strata::angle(Tensor<int>()))>, double>);
 static_assert(std::is_same_v<value_t<decltype(strata::sqrt(Tensor<C>()))>, C>);
-static_assert(std::is_same_v<decltype(strata::einsum("i,i", Tensor<C>(), Tensor<double>())),
-                             Tensor<Z>>);
+static_assert(
+    std::is_same_v<decltype(strata::einsum("i,i", Tensor<C>(), Tensor<double>())), Tensor<Z>>);
 
 namespace {
 
@@ -102,14 +102,13 @@ TEST_CASE("complex arithmetic and functions agree with std::complex over random 
       want.push_back(av[k] * bv[k] - Z(0.5, -2) * av[k] + rv[k] / Z(1, 1));
     }
     check_close(strata::evaluate(a * b - Z(0.5, -2) * a + r / Z(1, 1)).to_vector(), want);
-    check_close(strata::evaluate(strata::exp(a) + strata::sqrt(b)).to_vector(),
-                [&] {
-                  std::vector<Z> w;
-                  for (std::size_t k = 0; k < av.size(); ++k) {
-                    w.push_back(std::exp(av[k]) + std::sqrt(bv[k]));
-                  }
-                  return w;
-                }());
+    check_close(strata::evaluate(strata::exp(a) + strata::sqrt(b)).to_vector(), [&] {
+      std::vector<Z> w;
+      for (std::size_t k = 0; k < av.size(); ++k) {
+        w.push_back(std::exp(av[k]) + std::sqrt(bv[k]));
+      }
+      return w;
+    }());
     check_close(strata::evaluate(strata::log(a)).to_vector(),
                 each(a, [](Z z) { return std::log(z); }));
     check_close(strata::evaluate(strata::tanh(a)).to_vector(),
@@ -122,18 +121,15 @@ TEST_CASE("complex arithmetic and functions agree with std::complex over random 
                 each(a, [](Z z) { return std::abs(z); }));
     check_close(strata::evaluate(strata::angle(a)).to_vector(),
                 each(a, [](Z z) { return std::arg(z); }));
-    CHECK(strata::evaluate(strata::real(a)).to_vector() ==
-          each(a, [](Z z) { return z.real(); }));
-    CHECK(strata::evaluate(strata::imag(a)).to_vector() ==
-          each(a, [](Z z) { return z.imag(); }));
-    CHECK(strata::evaluate(strata::equal(a, b)).to_vector() ==
-          [&] {
-            std::vector<bool> w;
-            for (std::size_t k = 0; k < av.size(); ++k) {
-              w.push_back(av[k] == bv[k]);
-            }
-            return w;
-          }());
+    CHECK(strata::evaluate(strata::real(a)).to_vector() == each(a, [](Z z) { return z.real(); }));
+    CHECK(strata::evaluate(strata::imag(a)).to_vector() == each(a, [](Z z) { return z.imag(); }));
+    CHECK(strata::evaluate(strata::equal(a, b)).to_vector() == [&] {
+      std::vector<bool> w;
+      for (std::size_t k = 0; k < av.size(); ++k) {
+        w.push_back(av[k] == bv[k]);
+      }
+      return w;
+    }());
     // Reductions: sum and prod in complex, mean the sum over the count.
     Z sum = 0;
     Z prod = 1;
@@ -217,6 +213,27 @@ TEST_CASE("vdot conjugates its first operand, as NumPy's", "[contract][complex]"
   CHECK(strata::vdot(a, b) == Z(3, -8));  // np.vdot([1+2j, 3j], [2-1j, 1+1j])
   CHECK(strata::vdot(a, a) == Z(14, 0));  // the squared norm
   CHECK(strata::dot(a, b).to_vector() == std::vector<Z>{Z(1, 6)});  // (4+3j) + (-3+3j)
+}
+
+TEST_CASE("tiled and block-sparse complex products equal the dense product",
+          "[contract][complex]") {
+  std::mt19937_64 rng(42);
+  const Tensor<Z> a = strata::test::random_view<Z>(rng, {7, 5});
+  const Tensor<Z> b = strata::test::random_view<Z>(rng, {5, 6});
+  const std::vector<Z> want = strata::einsum("ij,jk->ik", a, b).to_vector();
+  using strata::Layout;
+  using strata::Smooth;
+  const auto ta = strata::LayoutTensor<Z>::from_dense(a, Layout::tiled(Smooth{7, 5}, {3, 2}));
+  const auto tb = strata::LayoutTensor<Z>::from_dense(b, Layout::tiled(Smooth{5, 6}, {2, 4}));
+  CHECK(strata::einsum("ij,jk->ik", ta, tb).to_dense().to_vector() == want);
+  // Block-sparse: a's second row of tiles zero (not stored); its products skipped.
+  Tensor<Z> sparse_a = a.copy();
+  sparse_a.select({strata::Range{3, 6}}).fill(Z(0));
+  const auto sa =
+      strata::BlockSparseTensor<Z>::from_dense(sparse_a, Layout::tiled(Smooth{7, 5}, {3, 2}));
+  const auto sb = strata::BlockSparseTensor<Z>::from_dense(b, Layout::tiled(Smooth{5, 6}, {2, 4}));
+  CHECK(strata::einsum("ij,jk->ik", sa, sb).to_dense().to_vector() ==
+        strata::einsum("ij,jk->ik", sparse_a, b).to_vector());
 }
 
 }  // namespace test_expr_complex

@@ -4,8 +4,8 @@
 /// broadcasting) and element types, and how a node computes one run of elements.
 #pragma once
 
-#include "strata/core/error.hpp"
 #include "strata/core/complex.hpp"
+#include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 #include "strata/select/selection.hpp"
 #include "strata/tensor/expression_fwd.hpp"
@@ -767,9 +767,9 @@ inline constexpr bool is_scalar_node_v = requires {
 
 /// The kind of a number type for the scalar rule: 0 bool, 1 integer, 2 floating, 3 complex.
 template <class T>
-inline constexpr int kind_v =
-    std::is_same_v<T, bool> ? 0
-                            : (is_complex_v<T> ? 3 : (std::is_floating_point_v<T> ? 2 : 1));
+inline constexpr int kind_v = std::is_same_v<T, bool>
+                                  ? 0
+                                  : (is_complex_v<T> ? 3 : (std::is_floating_point_v<T> ? 2 : 1));
 
 /// The type two element types combine to: C++'s usual arithmetic conversions (the common
 /// type), except that a scalar does not widen a tensor of its own kind or of a higher kind (a
@@ -989,9 +989,9 @@ namespace detail {
 /// expression, or a tensor / selection meets a scalar or another tensor / selection.
 /// (Tensor == Tensor stays the whole-tensor equality of Tensor; use strata::equal.)
 template <class A, class B>
-inline constexpr bool builds_v =
-    (is_operand_v<A> && (is_operand_v<B> || is_number_v<std::remove_cvref_t<B>>)) ||
-    (is_operand_v<B> && is_number_v<std::remove_cvref_t<A>>);
+inline constexpr bool builds_v = (is_operand_v<A> &&
+                                  (is_operand_v<B> || is_number_v<std::remove_cvref_t<B>>)) ||
+                                 (is_operand_v<B> && is_number_v<std::remove_cvref_t<A>>);
 
 template <class A, class B>
 concept BinaryOperands = builds_v<A, B>;

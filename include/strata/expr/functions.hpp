@@ -33,19 +33,19 @@ constexpr void refuse_complex() {
                 "too); apply it to strata::real(x) or strata::imag(x)");
 }
 
+/// The node of a math function: the operand converted to its math type, then @p f.
+template <class A, class F>
+auto math_unary(std::string name, const A& a, F f) {
+  using M = math_t<typename node_t<A>::value_type>;
+  return unary(std::move(name), a, [f](auto x) { return f(static_cast<M>(x)); });
+}
+
 /// A math function defined for real numbers only: the operand converted to its math type,
 /// then @p f (a compile error for complex operands).
 template <class A, class F>
 auto real_math_unary(std::string name, const A& a, F f) {
   refuse_complex<typename node_t<A>::value_type>();
   return math_unary(std::move(name), a, f);
-}
-
-/// The node of a math function: the operand converted to its math type, then @p f.
-template <class A, class F>
-auto math_unary(std::string name, const A& a, F f) {
-  using M = math_t<typename node_t<A>::value_type>;
-  return unary(std::move(name), a, [f](auto x) { return f(static_cast<M>(x)); });
 }
 
 /// `-x` defined for every value: the most negative integer negates to itself (wrapping, as

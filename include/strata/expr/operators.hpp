@@ -193,8 +193,7 @@ auto operator>=(const A& a, const B& b) {
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          is_number_v<std::remove_cvref_t<A>> ||
-          is_number_v<std::remove_cvref_t<B>>)) auto
+          is_number_v<std::remove_cvref_t<A>> || is_number_v<std::remove_cvref_t<B>>)) auto
 operator==(const A& a, const B& b) {
   return detail::binary<bool, detail::combined_t<A, B>>("operator==", std::equal_to<>{}, a, b);
 }
@@ -205,8 +204,7 @@ operator==(const A& a, const B& b) {
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          is_number_v<std::remove_cvref_t<A>> ||
-          is_number_v<std::remove_cvref_t<B>>)) auto
+          is_number_v<std::remove_cvref_t<A>> || is_number_v<std::remove_cvref_t<B>>)) auto
 operator!=(const A& a, const B& b) {
   return detail::binary<bool, detail::combined_t<A, B>>("operator!=", std::not_equal_to<>{}, a, b);
 }
@@ -438,8 +436,7 @@ inline constexpr bool mixed_types_v =
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          is_number_v<std::remove_cvref_t<A>> ||
-          is_number_v<std::remove_cvref_t<B>> ||
+          is_number_v<std::remove_cvref_t<A>> || is_number_v<std::remove_cvref_t<B>> ||
           detail::mixed_types_v<A, B>)) auto minimum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   static_assert(!is_complex_v<C>, "strata::minimum: complex numbers have no order");
@@ -457,8 +454,7 @@ requires(detail::BinaryOperands<A, B> &&
 template <class A, class B>
 requires(detail::BinaryOperands<A, B> &&
          (detail::is_expression_v<A> || detail::is_expression_v<B> ||
-          is_number_v<std::remove_cvref_t<A>> ||
-          is_number_v<std::remove_cvref_t<B>> ||
+          is_number_v<std::remove_cvref_t<A>> || is_number_v<std::remove_cvref_t<B>> ||
           detail::mixed_types_v<A, B>)) auto maximum(const A& a, const B& b) {
   using C = detail::combined_t<A, B>;
   static_assert(!is_complex_v<C>, "strata::maximum: complex numbers have no order");
@@ -480,8 +476,7 @@ template <class A, class L, class H>
 requires(detail::UnaryOperand<A> &&
          (detail::is_operand_v<L> || is_number_v<std::remove_cvref_t<L>>)&&(
              detail::is_operand_v<H> ||
-             is_number_v<std::remove_cvref_t<H>>)) auto clip(const A& a, const L& lo,
-                                                                      const H& hi) {
+             is_number_v<std::remove_cvref_t<H>>)) auto clip(const A& a, const L& lo, const H& hi) {
   using C = typename detail::combined3<A, L, H>::type;
   static_assert(!is_complex_v<C>, "strata::clip: complex numbers have no order");
   auto f = [](auto x, auto l, auto h) {
@@ -506,16 +501,16 @@ template <class M, class A, class B>
 requires(detail::is_operand_v<M> &&
          (detail::is_operand_v<A> || is_number_v<std::remove_cvref_t<A>>)&&(
              detail::is_operand_v<B> ||
-             is_number_v<
-                 std::remove_cvref_t<B>>)&&(detail::is_expression_v<M> ||
-                                            detail::is_expression_v<A> ||
-                                            detail::is_expression_v<B> ||
-                                            is_number_v<std::remove_cvref_t<A>> ||
-                                            is_number_v<std::remove_cvref_t<B>> ||
-                                            detail::mixed_types_v<A, B> ||
-                                            detail::is_jagged_tensor<std::remove_cvref_t<M>>::
-                                                value)) auto where(const M& mask, const A& a,
-                                                                   const B& b) {
+             is_number_v<std::remove_cvref_t<B>>)&&(detail::is_expression_v<M> ||
+                                                    detail::is_expression_v<A> ||
+                                                    detail::is_expression_v<B> ||
+                                                    is_number_v<std::remove_cvref_t<A>> ||
+                                                    is_number_v<std::remove_cvref_t<B>> ||
+                                                    detail::mixed_types_v<A, B> ||
+                                                    detail::is_jagged_tensor<std::remove_cvref_t<
+                                                        M>>::value)) auto where(const M& mask,
+                                                                                const A& a,
+                                                                                const B& b) {
   using C = detail::combined_t<A, B>;
   auto f = [](auto m, auto x, auto y) {
     return detail::select(static_cast<bool>(m), detail::number_cast<C>(x),

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <ostream>
 #include <sstream>
@@ -150,8 +150,7 @@ std::vector<std::string> format_floats(const std::vector<T>& values, int precisi
 /// Formats complex values as NumPy's default: the real parts formatted together as floats,
 /// the imaginary parts likewise with their sign always shown, then `j` (`1. +2.j`, `0.5-1.j`).
 template <class F>
-std::vector<std::string> format_complex(const std::vector<std::complex<F>>& values,
-                                        int precision) {
+std::vector<std::string> format_complex(const std::vector<std::complex<F>>& values, int precision) {
   std::vector<F> re;
   std::vector<F> im;
   for (const std::complex<F>& v : values) {
@@ -160,19 +159,24 @@ std::vector<std::string> format_complex(const std::vector<std::complex<F>>& valu
   }
   std::vector<std::string> out = format_floats(re, precision);
   std::vector<std::string> imag = format_floats(im, precision);
+  // The signs: '+' where there is no '-', the left padding redone around them. (Built by
+  // appending: g++ 12 -O3 warns falsely about std::string::insert here.)
   std::size_t width = 0;
   for (std::string& s : imag) {
-    s.erase(0, s.find_first_not_of(' '));
-    if (s.front() != '-') {
-      s.insert(0, "+");
-    }
+    const std::size_t first = s.find_first_not_of(' ');
+    std::string text(s[first] == '-' ? "" : "+");
+    text.append(s, first, std::string::npos);
+    s = std::move(text);
     width = std::max(width, s.size());
   }
   for (std::size_t k = 0; k < out.size(); ++k) {
-    std::string& s = imag[k];
-    s.insert(0, width - s.size(), ' ');
-    s.insert(s.find_last_not_of(' ') + 1, "j");  // before the fraction's padding
-    out[k] += s;
+    const std::string& s = imag[k];
+    const std::size_t end = s.find_last_not_of(' ') + 1;  // 'j' goes before the fraction's padding
+    out[k]
+        .append(width - s.size(), ' ')
+        .append(s, 0, end)
+        .append(1, 'j')
+        .append(s, end, std::string::npos);
   }
   return out;
 }

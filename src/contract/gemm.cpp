@@ -104,23 +104,31 @@ void positive_gemm(index_t m, index_t n, index_t k, MatrixView<const T> a, Matri
     }
   }
 }
+
+/// One product on BLIS's typed API @p f (bli_sgemm_ex, bli_dgemm_ex, bli_cgemm_ex,
+/// bli_zgemm_ex), whose element type is @p B: T itself, or BLIS's scomplex / dcomplex for
+/// std::complex<float> / std::complex<double>, which are laid out alike ({real, imag}).
+template <class B, class T, class F>
+void on_blis(F f, index_t m, index_t n, index_t k, T alpha, MatrixView<const T> a,
+             MatrixView<const T> b, T beta, MatrixView<T> c, int threads) {
+  positive_gemm(m, n, k, a, b, beta, c,
+                [&](MatrixView<const T> pa, MatrixView<const T> pb, MatrixView<T> pc) {
+                  rntm_t r = runtime(threads);
+                  // BLIS's typed API takes non-const pointers; it does not write A, B, alpha
+                  // or beta.
+                  const auto p = [](const T* x) { return reinterpret_cast<B*>(const_cast<T*>(x)); };
+                  f(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, p(&alpha), p(pa.data), pa.rows,
+                    pa.columns, p(pb.data), pb.rows, pb.columns, p(&beta), p(pc.data), pc.rows,
+                    pc.columns, nullptr, &r);
+                });
+}
 }  // namespace
 #endif
 
 void gemm(index_t m, index_t n, index_t k, double alpha, MatrixView<const double> a,
           MatrixView<const double> b, double beta, MatrixView<double> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  positive_gemm(
-      m, n, k, a, b, beta, c,
-      [&](MatrixView<const double> pa, MatrixView<const double> pb, MatrixView<double> pc) {
-        rntm_t r = runtime(threads);
-        // BLIS's typed API takes non-const pointers; it does not write A, B, alpha
-        // or beta.
-        bli_dgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha,
-                     const_cast<double*>(pa.data), pa.rows, pa.columns,
-                     const_cast<double*>(pb.data), pb.rows, pb.columns, &beta, pc.data, pc.rows,
-                     pc.columns, nullptr, &r);
-      });
+  on_blis<double>(bli_dgemm_ex, m, n, k, alpha, a, b, beta, c, threads);
 #else
   gemm_generic<double>(m, n, k, alpha, a, b, beta, c, threads);
 #endif
@@ -129,14 +137,7 @@ void gemm(index_t m, index_t n, index_t k, double alpha, MatrixView<const double
 void gemm(index_t m, index_t n, index_t k, float alpha, MatrixView<const float> a,
           MatrixView<const float> b, float beta, MatrixView<float> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  positive_gemm(m, n, k, a, b, beta, c,
-                [&](MatrixView<const float> pa, MatrixView<const float> pb, MatrixView<float> pc) {
-                  rntm_t r = runtime(threads);
-                  bli_sgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k, &alpha,
-                               const_cast<float*>(pa.data), pa.rows, pa.columns,
-                               const_cast<float*>(pb.data), pb.rows, pb.columns, &beta, pc.data,
-                               pc.rows, pc.columns, nullptr, &r);
-                });
+  on_blis<float>(bli_sgemm_ex, m, n, k, alpha, a, b, beta, c, threads);
 #else
   gemm_generic<float>(m, n, k, alpha, a, b, beta, c, threads);
 #endif
@@ -146,19 +147,7 @@ void gemm(index_t m, index_t n, index_t k, std::complex<double> alpha,
           MatrixView<const std::complex<double>> a, MatrixView<const std::complex<double>> b,
           std::complex<double> beta, MatrixView<std::complex<double>> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  using Z = std::complex<double>;
-  positive_gemm(m, n, k, a, b, beta, c,
-                [&](MatrixView<const Z> pa, MatrixView<const Z> pb, MatrixView<Z> pc) {
-                  rntm_t r = runtime(threads);
-                  // std::complex<double> is laid out as BLIS's dcomplex: {real, imag}.
-                  bli_zgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k,
-                               reinterpret_cast<dcomplex*>(&alpha),
-                               reinterpret_cast<dcomplex*>(const_cast<Z*>(pa.data)), pa.rows,
-                               pa.columns, reinterpret_cast<dcomplex*>(const_cast<Z*>(pb.data)),
-                               pb.rows, pb.columns, reinterpret_cast<dcomplex*>(&beta),
-                               reinterpret_cast<dcomplex*>(pc.data), pc.rows, pc.columns, nullptr,
-                               &r);
-                });
+  on_blis<dcomplex>(bli_zgemm_ex, m, n, k, alpha, a, b, beta, c, threads);
 #else
   gemm_generic<std::complex<double>>(m, n, k, alpha, a, b, beta, c, threads);
 #endif
@@ -168,19 +157,7 @@ void gemm(index_t m, index_t n, index_t k, std::complex<float> alpha,
           MatrixView<const std::complex<float>> a, MatrixView<const std::complex<float>> b,
           std::complex<float> beta, MatrixView<std::complex<float>> c, int threads) {
 #if defined(STRATA_HAVE_BLIS)
-  using Z = std::complex<float>;
-  positive_gemm(m, n, k, a, b, beta, c,
-                [&](MatrixView<const Z> pa, MatrixView<const Z> pb, MatrixView<Z> pc) {
-                  rntm_t r = runtime(threads);
-                  // std::complex<float> is laid out as BLIS's scomplex: {real, imag}.
-                  bli_cgemm_ex(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, m, n, k,
-                               reinterpret_cast<scomplex*>(&alpha),
-                               reinterpret_cast<scomplex*>(const_cast<Z*>(pa.data)), pa.rows,
-                               pa.columns, reinterpret_cast<scomplex*>(const_cast<Z*>(pb.data)),
-                               pb.rows, pb.columns, reinterpret_cast<scomplex*>(&beta),
-                               reinterpret_cast<scomplex*>(pc.data), pc.rows, pc.columns, nullptr,
-                               &r);
-                });
+  on_blis<scomplex>(bli_cgemm_ex, m, n, k, alpha, a, b, beta, c, threads);
 #else
   gemm_generic<std::complex<float>>(m, n, k, alpha, a, b, beta, c, threads);
 #endif

@@ -20,6 +20,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace test_expr_complex {
@@ -49,6 +50,10 @@ static_assert(std::is_same_v<value_t<decltype(strata::angle(Tensor<int>()))>, do
 static_assert(std::is_same_v<value_t<decltype(strata::sqrt(Tensor<C>()))>, C>);
 static_assert(
     std::is_same_v<decltype(strata::einsum("i,i", Tensor<C>(), Tensor<double>())), Tensor<Z>>);
+static_assert(
+    std::is_same_v<decltype(strata::einsum("ij,jk", std::declval<strata::LayoutTensor<C>>(),
+                                           std::declval<strata::LayoutTensor<double>>())),
+                   strata::LayoutTensor<Z>>);
 
 namespace {
 

@@ -317,8 +317,8 @@ LabelledProduct<R> as_product(const X& x) {
 
 template <class X, class Y>
 using labelled_common_t =
-    std::common_type_t<typename labelled_traits<std::remove_cvref_t<X>>::element,
-                       typename labelled_traits<std::remove_cvref_t<Y>>::element>;
+    typename combined_all<typename labelled_traits<std::remove_cvref_t<X>>::element,
+                          typename labelled_traits<std::remove_cvref_t<Y>>::element>::type;
 
 }  // namespace detail
 

@@ -696,9 +696,9 @@ template <class T>
 struct operand_value<BlockSparseTensor<T>> {
   using type = T;  ///< the tensor's
 };
-/// The common element type of operands, tiled or not.
+/// The common element type of operands, tiled or not (the type rule of contraction_t).
 template <class... Ops>
-using tiled_contraction_t = std::common_type_t<typename operand_value<Ops>::type...>;
+using tiled_contraction_t = typename combined_all<typename operand_value<Ops>::type...>::type;
 
 /// Plans and runs a tiled contraction into @p out, after checking its shape.
 template <class R, ExecutionPolicy P, class... Ops>

@@ -246,7 +246,7 @@ void einsum_into(DistTensor<T>& out, std::string_view spec, const DistTensor<Ops
 /// @throws ShapeError as strata::einsum; CollectiveError when the ranks' calls differ
 template <class T, class... Ops>
 auto einsum(std::string_view spec, const DistTensor<T>& first, const DistTensor<Ops>&... rest) {
-  using R = std::common_type_t<T, Ops...>;
+  using R = typename strata::detail::combined_all<T, Ops...>::type;
   const std::vector<Index> shapes{first.shape(), rest.shape()...};
   std::vector<int> ranks;
   for (const Index& s : shapes) {

@@ -117,6 +117,9 @@ struct ProdKind {
 /// min (High false) and max (High true), NaN propagating as NumPy's.
 template <class V, bool High>
 struct ExtremumKind {
+  static_assert(!is_complex_v<V>,
+                "strata: min, max, argmin, argmax and their nan forms order the "
+                "elements, and complex numbers have no order");
   using acc_type = V;
   static constexpr bool lanes = true;
   static constexpr V init() {
@@ -138,6 +141,9 @@ struct ExtremumKind {
 /// nanmin and nanmax: NaN is skipped (the identity is NaN, so an all-NaN reduction is NaN).
 template <class V, bool High>
 struct NanExtremumKind {
+  static_assert(!is_complex_v<V>,
+                "strata: min, max, argmin, argmax and their nan forms order the "
+                "elements, and complex numbers have no order");
   using acc_type = V;
   static constexpr bool lanes = true;
   static constexpr V init() {
@@ -210,6 +216,9 @@ struct NanMeanKind {
 /// first NaN winning as in NumPy.
 template <class V, bool High>
 struct ArgKind {
+  static_assert(!is_complex_v<V>,
+                "strata: min, max, argmin, argmax and their nan forms order the "
+                "elements, and complex numbers have no order");
   struct acc_type {
     V value{};
     index_t index = 0;

@@ -638,6 +638,10 @@ void contractions() {
             << "\neinsum(\"ij,j->i\", [[1j 0] [0 -1j]], z) = "
             << strata::einsum("ij,j->i", rotate, z) << ", vdot(z, z) = " << strata::vdot(z, z)
             << "\n";
+  // Complex alpha and beta, as zgemm's: w = 1j * (rotate z) + 2 w.
+  Tensor<Z> zw = Tensor<Z>::of({Z(1), Z(1)});
+  strata::einsum_into(zw, strata::Scaling{Z(0, 1), 2.0}, "ij,j->i", rotate, z);
+  std::cout << "einsum_into(w = [1 1], Scaling{1j, 2}, \"ij,j->i\", rotate, z) = " << zw << "\n";
   // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
   Tensor<double> into({2, 2});
   strata::matmul_into(into, a, b);

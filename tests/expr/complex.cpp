@@ -7,6 +7,7 @@
 #include "strata/contract/contract.hpp"
 #include "strata/expr/expr.hpp"
 
+#include "check_error.hpp"
 #include "contract/random_problems.hpp"  // random_view: transposed, broadcast, flipped, rolled
 
 #include <catch2/catch.hpp>
@@ -239,6 +240,95 @@ TEST_CASE("tiled and block-sparse complex products equal the dense product",
   const auto sb = strata::BlockSparseTensor<Z>::from_dense(b, Layout::tiled(Smooth{5, 6}, {2, 4}));
   CHECK(strata::einsum("ij,jk->ik", sa, sb).to_dense().to_vector() ==
         strata::einsum("ij,jk->ik", sparse_a, b).to_vector());
+}
+
+TEST_CASE("einsum_into and the labelled form take complex alpha and beta, as zgemm",
+          "[contract][complex]") {
+  std::mt19937_64 rng(43);
+  const Tensor<Z> a = strata::test::random_view<Z>(rng, {4, 3});
+  const Tensor<Z> b = strata::test::random_view<Z>(rng, {3, 5});
+  const Tensor<Z> before = strata::test::random_view<Z>(rng, {4, 5}).copy();
+  const Z alpha(0.5, -2.0);
+  const Z beta(1.0, 1.0);
+  // The reference: alpha * sum_j a(i, j) b(j, k) + beta * before(i, k), by std::complex.
+  std::vector<Z> want;
+  for (strata::index_t i = 0; i < 4; ++i) {
+    for (strata::index_t k = 0; k < 5; ++k) {
+      Z sum(0);
+      for (strata::index_t j = 0; j < 3; ++j) {
+        sum += a.at({i, j}) * b.at({j, k});
+      }
+      want.push_back(alpha * sum + beta * before.at({i, k}));
+    }
+  }
+  const auto close = [&](const std::vector<Z>& got) {
+    REQUIRE(got.size() == want.size());
+    for (std::size_t e = 0; e < got.size(); ++e) {
+      CHECK(std::abs(got[e] - want[e]) <= 1e-12 * (1 + std::abs(want[e])));
+    }
+  };
+  Tensor<Z> c = before.copy();
+  strata::einsum_into(c, strata::Scaling{alpha, beta}, "ij,jk->ik", a, b);
+  close(c.to_vector());
+  // Into a transposed view (strides the product is written through), and tile by tile.
+  Tensor<Z> ct = before.transpose().copy();
+  strata::einsum_into(ct.transpose(), strata::Scaling{alpha, beta}, "ij,jk->ik", a, b);
+  close(ct.transpose().copy().to_vector());
+  using strata::Layout;
+  using strata::Smooth;
+  const auto ta = strata::LayoutTensor<Z>::from_dense(a, Layout::tiled(Smooth{4, 3}, {3, 2}));
+  Tensor<Z> from_tiles = before.copy();
+  strata::einsum_into(from_tiles, strata::Scaling{alpha, beta}, "ij,jk->ik", ta, b);
+  close(from_tiles.to_vector());
+  // The labelled form: a complex scale, then `+=` (beta 1).
+  Tensor<Z> l = before.copy();
+  l("i,k") = alpha * a("i,j") * b("j,k");
+  l("i,k") += Z(0, 1) * l("i,k") * Tensor<Z>::of({Z(0, -1)})("z") * Tensor<Z>::of({Z(1)})("z");
+  // l = alpha a b + i * (-i) * (alpha a b) = 2 alpha a b, so check against the reference
+  // without beta's term, doubled.
+  for (std::size_t e = 0; e < want.size(); ++e) {
+    const auto i = static_cast<strata::index_t>(e / 5);
+    const auto k = static_cast<strata::index_t>(e % 5);
+    const Z product = (want[e] - beta * before.at({i, k})) * 2.0;
+    CHECK(std::abs(Z(l.at({i, k})) - product) <= 1e-12 * (1 + std::abs(product)));
+  }
+  // complex64 takes the scales in its precision.
+  const Tensor<C> a32 = strata::astype<C>(a);
+  const Tensor<C> b32 = strata::astype<C>(b);
+  Tensor<C> c32 = strata::astype<C>(before);
+  strata::einsum_into(c32, strata::Scaling{alpha, beta}, "ij,jk->ik", a32, b32);
+  for (std::size_t e = 0; e < want.size(); ++e) {
+    CHECK(std::abs(Z(c32.to_vector()[e]) - want[e]) <= 1e-4 * (1 + std::abs(want[e])));
+  }
+}
+
+TEST_CASE("a real output refuses a scale with an imaginary part, writing nothing",
+          "[contract][complex]") {
+  const Tensor<double> a{{1.0, 2.0}, {3.0, 4.0}};
+  Tensor<double> c{{5.0, 6.0}, {7.0, 8.0}};
+  const std::vector<double> held = c.to_vector();
+  using strata::test::check_error;
+  check_error<strata::TypeError>(
+      [&] { strata::einsum_into(c, strata::Scaling{Z(0, 1)}, "ij,jk->ik", a, a); }, "einsum_into",
+      "alpha = (0+1j) has an imaginary part");
+  check_error<strata::TypeError>(
+      [&] {
+        strata::einsum_into(c, strata::Scaling{2.0, Z(1, -1)}, "ij,jk->ik", a, a);
+      },
+      "einsum_into", "beta = (1-1j)");
+  // The labelled form checks every term before the first writes.
+  check_error<strata::TypeError>(
+      [&] { c("i,k") = a("i,j") * a("j,k") + Z(0, 2) * a("i,j") * a("j,k"); },
+      "labelled assignment", "imaginary part");
+  const auto ta = strata::LayoutTensor<double>::from_dense(
+      a, strata::Layout::tiled(strata::Smooth{2, 2}, {1, 2}));
+  check_error<strata::TypeError>(
+      [&] { strata::einsum_into(c, strata::Scaling{Z(0, 1)}, "ij,jk->ik", ta, a); }, "einsum_into",
+      "alpha");
+  CHECK(c.to_vector() == held);
+  // A complex scale whose imaginary part is 0 is real.
+  strata::einsum_into(c, strata::Scaling{Z(2, 0), Z(1, 0)}, "ij,jk->ik", a, a);
+  CHECK(c.to_vector() == std::vector<double>{19.0, 26.0, 37.0, 52.0});
 }
 
 }  // namespace test_expr_complex

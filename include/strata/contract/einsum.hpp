@@ -27,13 +27,33 @@
 namespace strata {
 
 /// BLAS's scales for einsum_into: `out = alpha * einsum(...) + beta * out` (with beta 0, the
-/// default, `out` is not read).
+/// default, `out` is not read). Complex, as zgemm's: a complex output takes any alpha and beta
+/// (`Scaling{std::complex<double>(0, 1)}`); a real output takes real ones (`Scaling{2.0, 1.0}`)
+/// and refuses an imaginary part with a TypeError, since it would be dropped.
 struct Scaling {
-  double alpha = 1;  ///< the scale of the contraction
-  double beta = 0;   ///< the scale of what `out` held
+  std::complex<double> alpha = 1;  ///< the scale of the contraction
+  std::complex<double> beta = 0;   ///< the scale of what `out` held
 };
 
 namespace detail {
+
+/// A scale of einsum_into (@p name: "alpha" or "beta") as the result type @p R: a complex
+/// result takes it whole, a real one its real part when its imaginary part is 0.
+/// @throws TypeError for an imaginary part with a real result; nothing is written then
+template <class R>
+R scale_as(std::complex<double> scale, std::string_view operation, std::string_view name) {
+  if constexpr (is_complex_v<R>) {
+    return number_cast<R>(scale);
+  } else {
+    if (scale.imag() != 0) {
+      fail<TypeError>(operation, name, " = (", scale.real(), (scale.imag() < 0 ? "" : "+"),
+                      scale.imag(),
+                      "j) has an imaginary part but the result is real; contract "
+                      "complex operands into a complex output, or scale by a real number");
+    }
+    return number_cast<R>(scale.real());
+  }
+}
 
 /// An operand of a contraction: a tensor view and the label of each of its axes.
 template <class R>
@@ -711,16 +731,16 @@ void run_into(const P& policy, const ContractionPlan& plan, const Tensor<T>& out
       c.rebind(c.copy(policy));
     }
   }
+  const R alpha = scale_as<R>(scaling.alpha, operation, "alpha");
+  const R beta = scale_as<R>(scaling.beta, operation, "beta");
   if (out.buffer().data() == nullptr) {
     Tensor<R> dense = out.copy(policy);
-    run_plan<R>(policy, plan, operands, dense, number_cast<R>(scaling.alpha),
-                number_cast<R>(scaling.beta));
+    run_plan<R>(policy, plan, operands, dense, alpha, beta);
     Tensor<R> target = out;
     target.assign(dense, seq);
     return;
   }
-  run_plan<R>(policy, plan, operands, out, number_cast<R>(scaling.alpha),
-              number_cast<R>(scaling.beta));
+  run_plan<R>(policy, plan, operands, out, alpha, beta);
 }
 
 /// The compiled part of contraction for element type @p R: run_plan() and run_into() under

@@ -512,7 +512,8 @@ requires(detail::any_jagged_v<Ops...>) void einsum_into(const P& policy, JaggedT
   detail::check_jagged_output("einsum_into", p, out);
   detail::run_rows<T>(
       policy, p, ops, 0, p.n, [&](index_t r) { return out.piece(r); },
-      static_cast<T>(scaling.alpha), static_cast<T>(scaling.beta));
+      detail::scale_as<T>(scaling.alpha, "einsum_into", "alpha"),
+      detail::scale_as<T>(scaling.beta, "einsum_into", "beta"));
 }
 /// Writes a row-by-row contraction into a jagged tensor (see the policy form).
 /// @param out the destination (one outer mode; row b of the shape row b makes)
@@ -566,8 +567,9 @@ requires(!std::is_const_v<T> &&
     }
   }
   const detail::RowPlans p = detail::plan_rows<T>("einsum_into", spec, ops);
-  detail::rows_into_dense<T>(policy, p, ops, out, static_cast<T>(scaling.alpha),
-                             static_cast<T>(scaling.beta), "einsum_into");
+  detail::rows_into_dense<T>(
+      policy, p, ops, out, detail::scale_as<T>(scaling.alpha, "einsum_into", "alpha"),
+      detail::scale_as<T>(scaling.beta, "einsum_into", "beta"), "einsum_into");
 }
 
 }  // namespace strata

@@ -10,6 +10,7 @@
 #include "strata/contract/einsum.hpp"
 #include "strata/contract/tiled.hpp"
 
+#include <complex>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -177,7 +178,7 @@ class LabelledProduct {
  public:
   /// One term: a scale and its factors.
   struct Term {
-    double scale = 1;                               ///< the term's scale
+    std::complex<double> scale = 1;                 ///< the term's scale
     std::vector<detail::Blocked<const R>> factors;  ///< the tensors (dense, tiled or sparse)
     std::vector<std::vector<std::string>> names;    ///< each factor's axis names
   };
@@ -219,9 +220,10 @@ class LabelledProduct {
         dense = dense && f.dense() != nullptr;
       }
     }
-    // Every term is planned (and so checked) before the first writes.
+    // Every term is planned (and so checked, its scale too) before the first writes.
     std::vector<ContractionPlan> plans;
     for (const Term& term : terms) {
+      (void)detail::scale_as<V>(term.scale, operation, "a term's scale");
       plans.push_back(
           ContractionPlan::make(EinsumSpec::from_names(term.names, names), shapes(term)));
       if (dest.shape() != plans.back().shape()) {
@@ -256,7 +258,8 @@ class LabelledProduct {
           operands.push_back(detail::blocked_as<V>(f));
         }
         detail::TiledEngine<V>::run(par, plans[t], std::move(operands), dest,
-                                    static_cast<V>(scaling.alpha), static_cast<V>(scaling.beta));
+                                    detail::scale_as<V>(scaling.alpha, operation, "alpha"),
+                                    detail::scale_as<V>(scaling.beta, operation, "beta"));
       }
     }
   }
@@ -373,25 +376,27 @@ requires(detail::is_labelled_v<X>&& detail::is_labelled_v<Y>) auto operator-(con
 // deduced as double, and clang 14 rejects the declaration operator*(double, const double&)
 // before it checks the constraint.
 
-/// A scaled labelled tensor or product: `2.0 * a("i,j") * b("j,k")`.
-/// @param s the scale (any arithmetic value)
+/// A scaled labelled tensor or product: `2.0 * a("i,j") * b("j,k")`. A complex scale
+/// (`std::complex<double>(0, 1) * a("i,j") * b("j,k")`) needs a complex destination: assigned
+/// to a real one it is a TypeError, nothing written.
+/// @param s the scale (any arithmetic value or std::complex)
 /// @param x the product
 /// @return the scaled product
 template <class S, class X>
-requires(std::is_arithmetic_v<S>&& detail::is_labelled_v<X>) auto operator*(S s, const X& x) {
+requires(is_number_v<S>&& detail::is_labelled_v<X>) auto operator*(S s, const X& x) {
   using R = typename detail::labelled_traits<std::remove_cvref_t<X>>::element;
   LabelledProduct<R> out = detail::as_product<R>(x);
   for (auto& t : out.terms()) {
-    t.scale *= static_cast<double>(s);
+    t.scale *= detail::number_cast<std::complex<double>>(s);
   }
   return out;
 }
 /// A scaled labelled tensor or product: `a("i,j") * 0.5`.
 /// @param x the product
-/// @param s the scale (any arithmetic value)
+/// @param s the scale (any arithmetic value or std::complex)
 /// @return the scaled product
 template <class X, class S>
-requires(std::is_arithmetic_v<S>&& detail::is_labelled_v<X>) auto operator*(const X& x, S s) {
+requires(is_number_v<S>&& detail::is_labelled_v<X>) auto operator*(const X& x, S s) {
   return s * x;
 }
 /// The negated labelled tensor or product.

@@ -710,7 +710,8 @@ void einsum_tiled(const P& policy, const Blocked<R>& out, const Index& out_shape
                      plan.spec().to_string(), " makes ", to_string(plan.shape()));
   }
   TiledEngine<R>::run(policy, plan, std::vector<Blocked<const R>>{as_blocked<R>(operands)...}, out,
-                      static_cast<R>(scaling.alpha), static_cast<R>(scaling.beta));
+                      scale_as<R>(scaling.alpha, "einsum_into", "alpha"),
+                      scale_as<R>(scaling.beta, "einsum_into", "beta"));
 }
 
 }  // namespace detail

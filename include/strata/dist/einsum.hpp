@@ -12,6 +12,7 @@
 #include "strata/dist/tensor.hpp"
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -67,6 +68,8 @@ void contract_owned(DistTensor<T>& out, Scaling scaling, std::string_view spec,
           "the output is also an operand (other ranks read it while it is written); "
           "contract into another tensor");
     }
+    (void)strata::detail::scale_as<T>(scaling.alpha, operation, "alpha");
+    (void)strata::detail::scale_as<T>(scaling.beta, operation, "beta");
     const std::vector<Index> shapes{operands.shape()...};
     std::vector<int> ranks;
     for (const Index& s : shapes) {
@@ -82,8 +85,10 @@ void contract_owned(DistTensor<T>& out, Scaling scaling, std::string_view spec,
   const ContractionPlan& plan = *planned;
   // The ranks agree on the call (the same spec and scaling everywhere).
   std::uint64_t digest = std::hash<std::string>{}(plan.spec().to_string());
-  digest = strata::dist::detail::mix(digest, std::hash<double>{}(scaling.alpha));
-  digest = strata::dist::detail::mix(digest, std::hash<double>{}(scaling.beta));
+  for (const std::complex<double> s : {scaling.alpha, scaling.beta}) {
+    digest = strata::dist::detail::mix(digest, std::hash<double>{}(s.real()));
+    digest = strata::dist::detail::mix(digest, std::hash<double>{}(s.imag()));
+  }
   strata::dist::detail::agree(out.comm(), operation, digest);
 
   const EinsumSpec& parsed = plan.spec();

@@ -331,4 +331,30 @@ TEST_CASE("a real output refuses a scale with an imaginary part, writing nothing
   CHECK(c.to_vector() == std::vector<double>{19.0, 26.0, 37.0, 52.0});
 }
 
+TEST_CASE("elements of a writable complex tensor compute with complex numbers", "[expr][complex]") {
+  // t(i) and t.at(g) on a writable tensor are references; they compute as std::complex does.
+  Tensor<Z> t = Tensor<Z>::of({Z(1, 2), Z(3, -1), Z(0, 0)});
+  const Z z(0.5, 2);
+  CHECK(t(0) + z == Z(1.5, 4));
+  CHECK(t(0) - z == Z(0.5, 0));
+  CHECK(z - t(0) == Z(-0.5, 0));
+  CHECK(t(0) * 2.0 == Z(2, 4));
+  CHECK(2 * t(0) == Z(2, 4));
+  CHECK(t(0) * t(1) == Z(5, 5));  // (1 + 2j)(3 - 1j)
+  CHECK(t(1) / Z(0, 1) == Z(-1, -3));
+  CHECK(-t(1) == Z(-3, 1));
+  CHECK(t.at({0}) == Z(1, 2));
+  CHECK(Z(1, 2) == t(0));
+  CHECK(t(0) != t(1));
+  // The loop a user writes: each element from the others.
+  t(2) = t(0) * t(1) + z;
+  CHECK(t.to_vector()[2] == Z(5.5, 7));
+  t(2) *= Z(0, 1);
+  CHECK(t.to_vector()[2] == Z(-7, 5.5));
+  // complex64 elements take doubles and ints, as std::complex<float> does.
+  Tensor<C> f = Tensor<C>::of({C(1, 1)});
+  CHECK(f(0) * 2 == C(2, 2));
+  CHECK(f(0) + 0.5F == C(1.5F, 1));
+}
+
 }  // namespace test_expr_complex

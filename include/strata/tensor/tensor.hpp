@@ -5,6 +5,7 @@
 #include "strata/buffer/any_buffer.hpp"
 #include "strata/buffer/dense_buffer.hpp"
 #include "strata/core/checked.hpp"
+#include "strata/core/complex.hpp"
 #include "strata/core/error.hpp"
 #include "strata/layout/dimensions.hpp"
 #include "strata/layout/odometer.hpp"
@@ -54,6 +55,25 @@ inline Index broadcast_shapes(IndexSpan a, IndexSpan b, std::string_view operati
 }
 
 namespace detail {
+
+/// Operands of a complex element's arithmetic: one is the reference type @p Ref, the other
+/// converts to the complex element type @p T (a number, std::complex, another reference).
+template <class Ref, class T, class L, class R>
+concept complex_ref_operands = is_complex_v<T> &&
+    ((std::is_same_v<L, Ref> && std::is_convertible_v<const R&, T>) ||
+     (std::is_same_v<R, Ref> && std::is_convertible_v<const L&, T>));
+
+/// An operand of a complex element's arithmetic as the element type @p T: a number converted as
+/// std::complex converts it (without a narrowing warning: int to complex<float> is asked for),
+/// a reference read.
+template <class T, class X>
+T complex_operand(const X& x) {
+  if constexpr (is_number_v<X>) {
+    return number_cast<T>(x);
+  } else {
+    return static_cast<T>(x);
+  }
+}
 
 /// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line,
 /// cold and `noexcept` (a failure is parked, see pending_exception), so the fast path (one
@@ -213,6 +233,55 @@ class ElementRef {
   /// Reads the element (explicitly).
   /// @return its value
   [[nodiscard]] T get() const { return static_cast<T>(*this); }
+
+  // std::complex's operators are templates, which do not look through the conversion to T: for
+  // a complex element these make `t(i, j) * 2.0`, `t(i) - z`, `z / t(i)`, `-t(i)` and
+  // `t(i) == z` compute as they do for a real one (hidden friends: found through a reference).
+
+  /// The sum of a complex element and a number (or another element).
+  /// @param a, b the operands (one of them this reference type)
+  /// @return the value, as std::complex computes it
+  template <class L, class R>
+  requires detail::complex_ref_operands<ElementRef, T, L, R>
+  friend T operator+(const L& a, const R& b) {
+    return detail::complex_operand<T>(a) + detail::complex_operand<T>(b);
+  }
+  /// The difference of a complex element and a number (or another element).
+  /// @param a, b the operands (one of them this reference type)
+  /// @return the value
+  template <class L, class R>
+  requires detail::complex_ref_operands<ElementRef, T, L, R>
+  friend T operator-(const L& a, const R& b) {
+    return detail::complex_operand<T>(a) - detail::complex_operand<T>(b);
+  }
+  /// The product of a complex element and a number (or another element).
+  /// @param a, b the operands (one of them this reference type)
+  /// @return the value
+  template <class L, class R>
+  requires detail::complex_ref_operands<ElementRef, T, L, R>
+  friend T operator*(const L& a, const R& b) {
+    return detail::complex_operand<T>(a) * detail::complex_operand<T>(b);
+  }
+  /// The quotient of a complex element and a number (or another element).
+  /// @param a, b the operands (one of them this reference type)
+  /// @return the value
+  template <class L, class R>
+  requires detail::complex_ref_operands<ElementRef, T, L, R>
+  friend T operator/(const L& a, const R& b) {
+    return detail::complex_operand<T>(a) / detail::complex_operand<T>(b);
+  }
+  /// Whether a complex element equals a number (or another element); `!=` is its negation.
+  /// @param a, b the operands (one of them this reference type)
+  /// @return whether both parts are equal
+  template <class L, class R>
+  requires detail::complex_ref_operands<ElementRef, T, L, R>
+  friend bool operator==(const L& a, const R& b) {
+    return detail::complex_operand<T>(a) == detail::complex_operand<T>(b);
+  }
+  /// The negated complex element.
+  /// @param a the element
+  /// @return its value negated
+  friend T operator-(const ElementRef& a) requires is_complex_v<T> { return -a.get(); }
 
   /// Writes the element.
   /// @param value the new value

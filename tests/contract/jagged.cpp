@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <complex>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -328,6 +329,18 @@ TEST_CASE("jagged tensors contract row by row", "[contract]") {
     auto y = JaggedTensor<float>::full(Jagged::from_extents(Index{3}, 2, {2, 3, 1, 3, 0, 3}), 1.0F);
     strata::einsum_into(y, Scaling{2.0, -1.0}, "bij,jk->bik", x, w);
     CHECK(y.piece(1).to_vector() == std::vector<float>{9, 33, 11});
+    // A scale with an imaginary part on a real output: TypeError, nothing written.
+    check_error<strata::TypeError>(
+        [&] { strata::einsum_into(y, Scaling{std::complex<double>(0, 1)}, "bij,jk->bik", x, w); },
+        "einsum_into", "alpha = (0+1j)");
+    CHECK(y.piece(1).to_vector() == std::vector<float>{9, 33, 11});
+    Tensor<double> norms({3});
+    check_error<strata::TypeError>(
+        [&] {
+          strata::einsum_into(norms, Scaling{1.0, std::complex<double>(0, -2)}, "bij,bij->b", x, x);
+        },
+        "einsum_into", "beta = (0-2j)");
+    CHECK(norms.to_vector() == std::vector<double>{0, 0, 0});
   }
   SECTION("summed over many rows: chunks of rows, the same bits at any thread count") {
     std::mt19937_64 rng(51);

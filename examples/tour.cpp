@@ -642,6 +642,9 @@ void contractions() {
   Tensor<Z> zw = Tensor<Z>::of({Z(1), Z(1)});
   strata::einsum_into(zw, strata::Scaling{Z(0, 1), 2.0}, "ij,j->i", rotate, z);
   std::cout << "einsum_into(w = [1 1], Scaling{1j, 2}, \"ij,j->i\", rotate, z) = " << zw << "\n";
+  // One element computes as the std::complex it holds: a loop reads and writes them.
+  zw(1) = zw(0) * zw(1) + 1.0;
+  std::cout << "zw(1) = zw(0) * zw(1) + 1.0: zw = " << zw << "\n";
   // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
   Tensor<double> into({2, 2});
   strata::matmul_into(into, a, b);

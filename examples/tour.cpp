@@ -645,6 +645,12 @@ void contractions() {
   // One element computes as the std::complex it holds: a loop reads and writes them.
   zw(1) = zw(0) * zw(1) + 1.0;
   std::cout << "zw(1) = zw(0) * zw(1) + 1.0: zw = " << zw << "\n";
+  // The parts are views over the same memory, as NumPy's z.real and z.imag: writable, and a
+  // write that reads the other part (the same memory) reads from a copy first.
+  zw.imag() *= -1.0;               // the conjugate, in place
+  zw.real() = strata::imag(zw.reverse({0}));  // NumPy: zw.real = zw.imag[::-1]
+  std::cout << "zw.imag() *= -1; zw.real() = imag(zw.reverse({0})): zw = " << zw
+            << ", zw.real() strides " << strata::to_string(zw.real().strides()) << "\n";
   // NumPy's out=: into an existing tensor (no allocation in a loop), with BLAS's alpha, beta.
   Tensor<double> into({2, 2});
   strata::matmul_into(into, a, b);

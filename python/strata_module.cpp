@@ -184,7 +184,7 @@ std::vector<strata::Selector> selectors(const py::object& key, int rank) {
 void require_writable(const PyTensor& t, const char* operation) {
   if (t.read_only) {
     throw py::value_error(std::string(operation) + ": the tensor is read-only (imported from "
-                                                   "read-only memory)");
+                                                   "read-only memory, or a real tensor's imag)");
   }
 }
 
@@ -250,6 +250,52 @@ NodePtr as_node(const py::handle& x) {
   }
   if (PyObject_CheckBuffer(x.ptr()) != 0) return leaf(asarray(py::reinterpret_borrow<py::object>(x)));
   return nullptr;
+}
+
+/// The buffer slot of strata.Tensor: pybind11's, with a C++ exception turned into BufferError
+/// (see where it is installed).
+int getbuffer_or_raise(PyObject* obj, Py_buffer* view, int flags) {
+  try {
+    return py::detail::pybind11_getbuffer(obj, view, flags);
+  } catch (const std::exception& e) {
+    if (view != nullptr) {
+      view->obj = nullptr;
+    }
+    PyErr_SetString(PyExc_BufferError, e.what());
+    return -1;
+  } catch (...) {
+    if (view != nullptr) {
+      view->obj = nullptr;
+    }
+    PyErr_SetString(PyExc_BufferError, "strata.Tensor: the buffer could not be exported");
+    return -1;
+  }
+}
+
+/// `z.real = value`, `z.imag = value`: evaluated into the parts' view (NumPy's assignment to a
+/// part); a real tensor has no imaginary part to set (TypeError, as NumPy).
+void set_part(PyTensor& t, const py::object& value, const char* which) {
+  const std::string operation = std::string(which) + " = value";
+  require_writable(t, operation.c_str());
+  const NodePtr e = as_node(value);
+  if (!e) {
+    throw py::type_error(operation + ": cannot assign a " +
+                         py::str(py::type::of(value)).cast<std::string>() +
+                         " (a number, a strata.Tensor or Expr, or an array)");
+  }
+  PyTensor view = visit(t, [&](const auto& x) {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (is_complex_v<T>) {
+      return wrap(std::string_view(which) == "real" ? Tensor(x).real() : Tensor(x).imag());
+    } else {
+      if (std::string_view(which) == "imag") {
+        throw py::type_error(operation + ": a " + dtype_name<T>() +
+                             " tensor has no imaginary part to set");
+      }
+      return wrap(Tensor(x));
+    }
+  });
+  evaluate_into(e, view);
 }
 
 NodePtr operand(const py::handle& x, const char* operation) {
@@ -386,6 +432,36 @@ PYBIND11_MODULE(strata, m) {
       .def_property_readonly("T", [](const PyTensor& t) {
         return visit(t, [&](const auto& x) { return wrap(Tensor(x).transpose(), t.read_only); });
       })
+      .def_property(
+          "real",
+          [](const PyTensor& t) {
+            return visit(t, [&](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              if constexpr (is_complex_v<T>) {
+                return wrap(Tensor(x).real(), t.read_only);
+              } else {
+                return wrap(Tensor(x), t.read_only);  // NumPy: a real array's .real is itself
+              }
+            });
+          },
+          [](PyTensor& t, const py::object& value) { set_part(t, value, "real"); },
+          "The real parts as a view (NumPy's z.real): writable, `z.real = x` sets them; a real "
+          "tensor's is the tensor itself")
+      .def_property(
+          "imag",
+          [](const PyTensor& t) {
+            return visit(t, [&](const auto& x) {
+              using T = typename std::decay_t<decltype(x)>::value_type;
+              if constexpr (is_complex_v<T>) {
+                return wrap(Tensor(x).imag(), t.read_only);
+              } else {  // NumPy: a read-only array of zeros
+                return wrap(strata::zeros<T>(x.shape()), true);
+              }
+            });
+          },
+          [](PyTensor& t, const py::object& value) { set_part(t, value, "imag"); },
+          "The imaginary parts as a view (NumPy's z.imag): writable for a complex tensor; a real "
+          "tensor's are read-only zeros")
       .def("__len__", [](const PyTensor& t) {
         return visit(t, [](const auto& x) -> index_t {
           if (x.rank() == 0) throw py::type_error("len() of a 0-d tensor");
@@ -444,7 +520,16 @@ PYBIND11_MODULE(strata, m) {
            py::arg("stream") = py::none())
       .def("__dlpack_device__", [](const PyTensor&) { return py::make_tuple(1, 0); })
       .def("__array__", [](py::object self, const py::object& dtype) {
-        py::object array = py::module_::import("numpy").attr("asarray")(py::memoryview(self));
+        // A view that is not strided memory (a roll, an index array, a generated tensor) comes
+        // out as a copy, as NumPy's asarray of anything that is not an array.
+        const bool strided = visit(self.cast<const PyTensor&>(), [](const auto& x) {
+          return x.size() == 0 || x.data() != nullptr;
+        });
+        py::object source = strided ? self
+                                    : visit(self.cast<const PyTensor&>(), [](const auto& x) {
+                                        return py::cast(wrap(x.copy()));
+                                      });
+        py::object array = py::module_::import("numpy").attr("asarray")(py::memoryview(source));
         return dtype.is_none() ? array : array.attr("astype")(dtype);
       }, py::arg("dtype") = py::none())
       .def("__str__", [](const py::object& self) { return tensor_text(self); })
@@ -456,6 +541,12 @@ PYBIND11_MODULE(strata, m) {
         });
         return s.str();
       });
+  // pybind11 calls the buffer function without catching, and an exception into CPython's C
+  // code ends the process: np.asarray of a rolled view aborted Python. The slot is wrapped so
+  // that a view without strided memory raises BufferError (NumPy then asks __array__, which
+  // copies it).
+  reinterpret_cast<PyHeapTypeObject*>(tensor_class.ptr())->as_buffer.bf_getbuffer =
+      getbuffer_or_raise;
   def_expression_operators(tensor_class);
 
   // strata.Expr: what the operators return. Evaluated in one pass by `out[...] = e` or eval();

@@ -271,3 +271,58 @@ def test_complex_tensors_and_expressions_match_numpy():
         tz.max()
     with pytest.raises(TypeError, match="complex128"):
         strata.JaggedTensor([[1j]])
+
+
+def test_real_and_imag_are_writable_views_as_numpy():
+    z = np.array([[1 + 2j, 3 + 4j], [5 + 6j, 7 + 8j]])
+    tz = strata.asarray(z)
+    assert tz.real.dtype == "float64" and tz.imag.strides == z.imag.strides  # (32, 16)
+    np.testing.assert_array_equal(np.asarray(tz.real), z.real)
+    assert np.asarray(tz.imag).ctypes.data == z.imag.ctypes.data  # the same memory
+    expected = z.copy()
+    tz.imag = tz.real.T  # one memory: read from a copy first, as NumPy
+    expected.imag = expected.real.T
+    np.testing.assert_array_equal(z, expected)
+    tz.real = tz.imag[::-1] * 2
+    expected.real = expected.imag[::-1] * 2
+    np.testing.assert_array_equal(z, expected)
+    tz.imag[0] = 0  # a view of a view
+    expected.imag[0] = 0
+    np.testing.assert_array_equal(z, expected)
+    w = np.zeros(3, np.complex64)
+    tw = strata.asarray(w)
+    tw.imag = 1.5
+    assert tw.real.dtype == "float32" and (w == 1.5j).all()
+    # A real tensor: real is itself, imag read-only zeros and not settable (NumPy).
+    x = np.arange(3.0)
+    tx = strata.asarray(x)
+    tx.real = tx.real + 1
+    np.testing.assert_array_equal(x, [1, 2, 3])
+    np.testing.assert_array_equal(np.asarray(tx.imag), np.zeros(3))
+    with pytest.raises(TypeError, match="imag = value: a float64 tensor has no imaginary part"):
+        tx.imag = 1
+    with pytest.raises(ValueError, match="read-only"):
+        tx.imag[...] = 1
+
+
+def test_two_imports_of_one_array_assign_as_numpy():
+    # Two buffers over one memory: writing one while reading the other reads from a copy.
+    x = np.arange(1.0, 6.0)
+    a, b = strata.asarray(x), strata.asarray(x[::-1])
+    a[...] = b
+    np.testing.assert_array_equal(x, [5, 4, 3, 2, 1])
+    y = np.arange(1.0, 6.0)
+    c, d = strata.asarray(y[1:]), strata.asarray(y[:-1])
+    c[...] = d * 1  # NumPy: y[1:] = y[:-1] shifts
+    np.testing.assert_array_equal(y, [1, 1, 2, 3, 4])
+
+
+def test_views_that_are_not_strided_memory_come_out_as_copies():
+    # np.asarray of a rolled view (no strided memory) aborted Python: a C++ exception in the
+    # buffer protocol. Now memoryview raises BufferError and NumPy copies through __array__.
+    x = np.arange(4.0)
+    t = strata.asarray(x).roll(1, 0)
+    np.testing.assert_array_equal(np.asarray(t), np.roll(x, 1))
+    with pytest.raises(BufferError, match="not strided memory"):
+        memoryview(t)
+    np.testing.assert_array_equal(np.asarray(strata.asarray(x).imag), np.zeros(4))

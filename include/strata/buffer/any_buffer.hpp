@@ -6,12 +6,48 @@
 #include "strata/core/error.hpp"
 #include "strata/core/index.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
 
 namespace strata {
+
+/// The memory a buffer occupies (AnyBuffer::footprint): what tells whether writing through one
+/// tensor may change what another reads. Two footprints overlap when they are one storage (the
+/// same buffer, or a buffer and a view of its storage such as Tensor::real()) or when their
+/// arrays share a byte: two imports of one NumPy array (from_memory, the Python module's
+/// `asarray`) are two buffers over one memory, and writing one changes the other. Every "the
+/// output is also an input" check of strata (assign, expressions, selections, einsum, the tiled
+/// and jagged engines) asks this, and reads such an input from a copy first, as NumPy does.
+struct Footprint {
+  const void* owner = nullptr;       ///< the storage: the buffer, or the one it views
+  const std::byte* first = nullptr;  ///< the first byte of its array (null without data())
+  const std::byte* last = nullptr;   ///< one past its last byte
+  std::size_t element = 0;           ///< the size of one element in bytes
+
+  /// Whether writing through one may change what the other reads.
+  /// @param other another footprint (of any element type)
+  /// @return true for one storage, or arrays that share a byte
+  [[nodiscard]] bool overlaps(const Footprint& other) const noexcept {
+    if (owner == nullptr || other.owner == nullptr) {
+      return false;
+    }
+    return owner == other.owner ||
+           (first != nullptr && other.first != nullptr && first < other.last && other.first < last);
+  }
+  /// Whether one address means the same element in both: the same array start and element
+  /// size (or, without an array, the same storage). Two views with one map over such
+  /// footprints read and write the same elements, so `a = f(a)` may run in place.
+  /// @param other another footprint
+  /// @return true when equal addresses are equal elements
+  [[nodiscard]] bool same_addresses(const Footprint& other) const noexcept {
+    return owner != nullptr && other.owner != nullptr && element == other.element &&
+           (first != nullptr ? first == other.first
+                             : owner == other.owner && other.first == nullptr);
+  }
+};
 
 /// A shared handle to any Buffer of `T`: dense, sparse, generated, or the caller's own type.
 ///
@@ -95,6 +131,20 @@ class AnyBuffer {
   [[nodiscard]] bool same_storage(const AnyBuffer& other) const noexcept {
     return model_ == other.model_;
   }
+  /// The memory this buffer occupies: its storage and, when it has data(), the bytes of its
+  /// array. Footprint::overlaps tells whether writing one handle may change another's values.
+  /// @return the footprint (owner null for an empty handle)
+  [[nodiscard]] Footprint footprint() const noexcept {
+    if (!model_) {
+      return {};
+    }
+    const T* first = model_->data();
+    const auto* bytes = reinterpret_cast<const std::byte*>(first);
+    return {
+        model_->owner(), bytes,
+        first != nullptr ? bytes + static_cast<std::size_t>(model_->size()) * sizeof(T) : nullptr,
+        sizeof(T)};
+  }
   /// An identity of the storage, comparable across element types (null for an empty handle):
   /// two handles with one identity share one buffer.
   /// @return the identity
@@ -138,6 +188,7 @@ class AnyBuffer {
     [[nodiscard]] virtual bool writable() const = 0;
     [[nodiscard]] virtual T* data() = 0;
     [[nodiscard]] virtual bool concurrent() = 0;
+    [[nodiscard]] virtual const void* owner() const = 0;
   };
 
   template <class Held>
@@ -177,6 +228,15 @@ class AnyBuffer {
     [[nodiscard]] bool writable() const override { return WritableBuffer<B>; }
     [[nodiscard]] bool concurrent() override {
       return data() != nullptr || ConcurrentReadBuffer<B>;
+    }
+    [[nodiscard]] const void* owner() const override {
+      if constexpr (requires(const B& b) {
+                      { b.storage_owner() } -> std::convertible_to<const void*>;
+                    }) {
+        return ref().storage_owner();
+      } else {
+        return static_cast<const Concept*>(this);  // identity()
+      }
     }
     [[nodiscard]] T* data() override {
       if constexpr (ContiguousBuffer<B> && requires(B & b) {

@@ -725,9 +725,9 @@ void run_into(const P& policy, const ContractionPlan& plan, const Tensor<T>& out
                       "read-only)");
   }
   // An operand that shares the output's storage is read from a copy (as NumPy).
-  const void* storage = out.buffer().identity();
+  const Footprint memory = out.buffer().footprint();
   for (auto& c : operands) {
-    if (c.buffer().identity() == storage) {
+    if (c.buffer().footprint().overlaps(memory)) {
       c.rebind(c.copy(policy));
     }
   }

@@ -263,7 +263,7 @@ void run_rows(const P& policy, const RowPlans& p, const std::vector<RowOperand<R
     std::optional<std::vector<Index>> strides = strides_of(views, out);
     bool apart = true;  // the output shares no buffer with an operand
     for (const auto& v : views) {
-      apart = apart && v.buffer().identity() != out.buffer().identity();
+      apart = apart && !v.buffer().footprint().overlaps(out.buffer().footprint());
     }
     if (gemm.valid && strides && apart) {
       replay = RowReplay<R>{gemm, gemm.a.data - views[gemm.a_operand].data(),
@@ -503,7 +503,7 @@ requires(detail::any_jagged_v<Ops...>) void einsum_into(const P& policy, JaggedT
                                                         const Ops&... operands) {
   std::vector<detail::RowOperand<T>> ops{detail::as_row_operand<T>(operands)...};
   for (auto& x : ops) {  // an operand that shares out's storage is read from a copy
-    if (x.jagged && x.jagged->buffer().identity() == out.buffer().identity()) {
+    if (x.jagged && x.jagged->buffer().footprint().overlaps(out.buffer().footprint())) {
       x.jagged.emplace(x.jagged->copy());
     }
   }
@@ -562,7 +562,7 @@ requires(!std::is_const_v<T> &&
   }
   std::vector<detail::RowOperand<T>> ops{detail::as_row_operand<T>(operands)...};
   for (auto& x : ops) {  // an operand that shares out's storage is read from a copy
-    if (!x.jagged && x.dense.buffer().identity() == out.buffer().identity()) {
+    if (!x.jagged && x.dense.buffer().footprint().overlaps(out.buffer().footprint())) {
       x.dense.rebind(x.dense.copy(seq));
     }
   }

@@ -214,7 +214,7 @@ class LabelledProduct {
     bool dense = dest.dense() != nullptr;
     for (Term& term : terms) {
       for (detail::Blocked<const R>& f : term.factors) {
-        if (f.identity() == dest.identity()) {
+        if (f.footprint().overlaps(dest.footprint())) {
           f.read_from_copy();
         }
         dense = dense && f.dense() != nullptr;

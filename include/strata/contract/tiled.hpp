@@ -100,12 +100,12 @@ class Blocked {
   [[nodiscard]] const BlockSparseTensor<R>* block_sparse() const noexcept {
     return sparse_ ? &*sparse_ : nullptr;
   }
-  /// The storage's identity (to find an operand that shares the destination's).
-  /// @return the buffer's identity
-  [[nodiscard]] const void* identity() const noexcept {
-    return tiled_    ? tiled_->buffer().identity()
-           : sparse_ ? sparse_->identity()
-                     : whole_.buffer().identity();
+  /// The memory of the values (to find an operand that shares the destination's).
+  /// @return the buffer's footprint (a block-sparse tensor's: its tile store)
+  [[nodiscard]] Footprint footprint() const noexcept {
+    return tiled_    ? tiled_->buffer().footprint()
+           : sparse_ ? Footprint{sparse_->identity()}
+                     : whole_.buffer().footprint();
   }
   /// Reads from a copy of the values from now on (an operand that shares the destination's
   /// storage): dense, or block-sparse with its own tiles.
@@ -598,7 +598,7 @@ void run_tiled(const P& policy, const ContractionPlan& plan, std::vector<Blocked
   const Index& extents = plan.extents();
   // An operand that shares the destination's storage is read from a copy (as NumPy).
   for (auto& x : operands) {
-    if (x.identity() == out.identity()) {
+    if (x.footprint().overlaps(out.footprint())) {
       x.read_from_copy();
     }
   }

@@ -33,7 +33,7 @@ void evaluate_dense(const Tensor<T>& dst, const E& e, const P& policy) {
   constexpr std::size_t N = leaves_v<E>;
   Prepared prepared;
   prepared.shape = dst.shape();
-  prepared.destination = dst.buffer().identity();
+  prepared.destination = dst.buffer().footprint();
   prepared.destination_map = &dst.dims();
   prepared.parallel = std::is_same_v<P, Parallel>;
   e.prepare(prepared);

@@ -64,7 +64,7 @@ struct Prepared {
   std::vector<const void*> data;            // one per leaf
   std::vector<std::shared_ptr<void>> kept;  // temporaries kept alive during evaluation
   Index shape;                              // the output shape
-  const void* destination = nullptr;        // the destination's storage identity
+  Footprint destination;                    // the destination's memory (owner null: none)
   const Dimensions* destination_map = nullptr;
   bool parallel = true;
   // Evaluation into a JaggedTensor: the leaves are jagged tensors of one shape (run by run,
@@ -178,8 +178,8 @@ struct Prepared {
     if (add_regular_lists(t)) {
       return;
     }
-    const bool overlaps = destination != nullptr && t.buffer().identity() == destination &&
-                          !(destination_map != nullptr && t.dims() == *destination_map);
+    const bool overlaps =
+        reads_under_writes(t.buffer().footprint(), t.dims(), destination, destination_map);
     Tensor<const T> source = t;
     const auto read_from_copy = [&] {
       auto copy = std::make_shared<Tensor<T>>(parallel ? source.copy(par) : source.copy(seq));
@@ -303,8 +303,9 @@ struct Prepared {
       check_same_rows("jagged expression", jagged_shape, t.shape());
     }
     const T* first = t.data();
-    if (destination != nullptr && t.buffer().identity() == destination &&
-        static_cast<const void*>(first) != destination_first) {
+    if (t.buffer().footprint().overlaps(destination) &&
+        (static_cast<const void*>(first) != destination_first ||
+         sizeof(T) != destination.element)) {
       // An array, not a std::vector (whose bool specialisation has no data()).
       auto copy = std::make_shared<T[]>(static_cast<std::size_t>(t.size()));
       std::copy(first, first + t.size(), copy.get());

@@ -99,7 +99,7 @@ void evaluate_jagged(JaggedTensor<T>& dst, const E& e, const P& policy) {
   prepared.jagged_shape = dst.shape();
   prepared.jagged_lists = Prepared::kept_lists(dst);
   prepared.shape = Index(dst.shape().outer_extents());
-  prepared.destination = dst.buffer().identity();
+  prepared.destination = dst.buffer().footprint();
   prepared.destination_first = dst.data();
   prepared.parallel = std::is_same_v<P, Parallel>;
   prepared.walk_lists = !per_row_v<E>;

@@ -81,9 +81,9 @@ inline index_t axis_after_cut(std::size_t node_axis, std::size_t cut_axis, bool 
 template <class T>
 class ConcatNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
     return std::any_of(sources_.begin(), sources_.end(),
-                       [storage](const auto& s) { return s.node()->reads(storage); });
+                       [&memory](const auto& s) { return s.node()->reads(memory); });
   }
   [[nodiscard]] bool concurrent() const override {
     return std::all_of(sources_.begin(), sources_.end(),
@@ -192,9 +192,9 @@ class ConcatNode final : public SelectionNode<T> {
 template <class T>
 class InterleaveNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
     return std::any_of(sources_.begin(), sources_.end(),
-                       [storage](const auto& s) { return s.node()->reads(storage); });
+                       [&memory](const auto& s) { return s.node()->reads(memory); });
   }
   [[nodiscard]] bool concurrent() const override {
     return std::all_of(sources_.begin(), sources_.end(),

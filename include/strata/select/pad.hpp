@@ -106,8 +106,8 @@ inline std::vector<index_t> pad_positions(index_t n, index_t before, index_t aft
 template <class T>
 class PadNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return source_.node()->reads(storage);
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
+    return source_.node()->reads(memory);
   }
   [[nodiscard]] bool concurrent() const override { return source_.node()->concurrent(); }
   PadNode(Selection<T> source, std::vector<PadWidth> widths, PadMode mode, T value)

@@ -15,8 +15,8 @@ namespace detail {
 template <class T>
 class RepeatNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return source_.node()->reads(storage);
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
+    return source_.node()->reads(memory);
   }
   [[nodiscard]] bool concurrent() const override { return source_.node()->concurrent(); }
   RepeatNode(Selection<T> source, index_t count, std::size_t axis)

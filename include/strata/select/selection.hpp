@@ -67,9 +67,9 @@ class SelectionNode {
   virtual void explain(std::ostream& out, int depth) const = 0;
   /// The node's leaf tensor, when it is one (affine views then fuse into its Dimensions).
   [[nodiscard]] virtual const Tensor<const T>* leaf() const { return nullptr; }
-  /// Whether some source tensor of the tree (masks included) lives in the buffer whose
-  /// AnyBuffer::identity() is @p storage.
-  [[nodiscard]] virtual bool reads(const void* storage) const = 0;
+  /// Whether some source tensor of the tree (masks included) shares memory with @p memory
+  /// (Footprint::overlaps: the same buffer, or another over the same bytes).
+  [[nodiscard]] virtual bool reads(const Footprint& memory) const = 0;
   /// Whether every buffer of the tree may be read from several threads at once
   /// (AnyBuffer::concurrent).
   [[nodiscard]] virtual bool concurrent() const = 0;
@@ -178,8 +178,8 @@ class LeafNode final : public SelectionNode<T> {
         << (t_.buffer().data() == nullptr ? " (computed or custom storage)" : "") << "\n";
   }
   [[nodiscard]] const Tensor<const T>* leaf() const override { return &t_; }
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return t_.buffer().identity() == storage;
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
+    return t_.buffer().footprint().overlaps(memory);
   }
   [[nodiscard]] bool concurrent() const override { return t_.buffer().concurrent(); }
 
@@ -213,7 +213,7 @@ class AffineNode final : public SelectionNode<T> {
     out << indent(depth) << "view " << map_ << " -> " << to_string(shape()) << "\n";
     child_->explain(out, depth + 1);
   }
-  [[nodiscard]] bool reads(const void* storage) const override { return child_->reads(storage); }
+  [[nodiscard]] bool reads(const Footprint& memory) const override { return child_->reads(memory); }
   [[nodiscard]] bool concurrent() const override { return child_->concurrent(); }
   [[nodiscard]] const NodePtr<T>& child() const { return child_; }
   [[nodiscard]] const Dimensions& map() const { return map_; }
@@ -371,7 +371,7 @@ class Selection {
                                 " cannot be written (several indices share an address, or "
                                 "the buffer is read-only)");
     }
-    if (node_->reads(dst.buffer().identity())) {
+    if (node_->reads(dst.buffer().footprint())) {
       // The destination is one of the sources: evaluate apart first, as NumPy buffers overlaps.
       dst.assign(materialize(policy), policy);
       return;

@@ -60,8 +60,8 @@ inline Index broadcast_index(IndexSpan g, IndexSpan source_shape) {
 template <class T, class M>
 class WhereNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return mask_.node()->reads(storage) || a_.node()->reads(storage) || b_.node()->reads(storage);
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
+    return mask_.node()->reads(memory) || a_.node()->reads(memory) || b_.node()->reads(memory);
   }
   [[nodiscard]] bool concurrent() const override {
     return mask_.node()->concurrent() && a_.node()->concurrent() && b_.node()->concurrent();
@@ -131,8 +131,8 @@ class WhereNode final : public SelectionNode<T> {
 template <class T>
 class ExtremumNode final : public SelectionNode<T> {
  public:
-  [[nodiscard]] bool reads(const void* storage) const override {
-    return a_.node()->reads(storage) || b_.node()->reads(storage);
+  [[nodiscard]] bool reads(const Footprint& memory) const override {
+    return a_.node()->reads(memory) || b_.node()->reads(memory);
   }
   [[nodiscard]] bool concurrent() const override {
     return a_.node()->concurrent() && b_.node()->concurrent();

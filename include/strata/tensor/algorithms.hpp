@@ -119,10 +119,11 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
                               " cannot be written (several indices share an address, or the "
                               "buffer is read-only)");
   }
-  const void* out_storage = dst.buffer().identity();
-  const bool a_shares = out_storage == a.buffer().identity();
-  const bool b_shares = out_storage == b.buffer().identity();
-  if ((a_shares && a.dims() != dst.dims()) || (b_shares && b.dims() != dst.dims())) {
+  const Footprint out_memory = dst.buffer().footprint();
+  const Footprint a_memory = a.buffer().footprint();
+  const Footprint b_memory = b.buffer().footprint();
+  if (detail::reads_under_writes(a_memory, a.dims(), out_memory, &dst.dims()) ||
+      detail::reads_under_writes(b_memory, b.dims(), out_memory, &dst.dims())) {
     // An input overlaps the output through another map: compute apart, then copy (as NumPy
     // buffers such overlaps). An input read through the output's own map (`a = f(a, b)`)
     // needs no copy: each element is read before it is written.
@@ -131,6 +132,8 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
     dst.assign(fresh, policy);
     return;
   }
+  // An input that shares the output's memory now reads it through the output's own map.
+  const bool in_place = a_memory.overlaps(out_memory) || b_memory.overlaps(out_memory);
   const Dimensions& od = dst.dims();
   const Dimensions ad = a.dims().broadcast(shape);
   const Dimensions bd = b.dims().broadcast(shape);
@@ -149,7 +152,7 @@ requires(!std::is_const_v<V>) void zip_with_into(Tensor<V>&& dst, const Tensor<T
             }
             return;
           }
-          if (a_shares || b_shares) {  // in place: the same addresses, so no __restrict
+          if (in_place) {  // the same addresses, so no __restrict
             V* const o = out + at[0];
             if (ra.concurrent() && rb.concurrent() && stride[0] == 1 && stride[1] == 1 &&
                 (stride[2] == 0 || stride[2] == 1)) {

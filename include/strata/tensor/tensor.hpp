@@ -3,6 +3,7 @@
 #pragma once
 
 #include "strata/buffer/any_buffer.hpp"
+#include "strata/buffer/complex_parts.hpp"
 #include "strata/buffer/dense_buffer.hpp"
 #include "strata/core/checked.hpp"
 #include "strata/core/complex.hpp"
@@ -73,6 +74,20 @@ T complex_operand(const X& x) {
   } else {
     return static_cast<T>(x);
   }
+}
+
+/// Whether a source read while a destination is written must be read from a copy: its memory
+/// overlaps the destination's (Footprint::overlaps) and it does not read the destination's own
+/// elements through the destination's own map (`a = f(a)` runs in place: each element is read
+/// before it is written).
+/// @param source, source_map the source's footprint and map
+/// @param destination, destination_map the destination's (a null map: never in place)
+/// @return true when the source must be copied first
+inline bool reads_under_writes(const Footprint& source, const Dimensions& source_map,
+                               const Footprint& destination, const Dimensions* destination_map) {
+  return source.overlaps(destination) &&
+         !(destination_map != nullptr && source.same_addresses(destination) &&
+           source_map == *destination_map);
 }
 
 /// The slow path of a write through an ElementRef: no array, or an aliasing view. Out of line,
@@ -938,6 +953,59 @@ class Tensor {
     return const_view(std::move(d), frame_after("reshape", shape));
   }
 
+  /// The real parts of a complex tensor's elements as a view, NumPy's `z.real`: a tensor of the
+  /// real type over the same memory (`std::complex<F>` is an array of two F, so the view's map
+  /// is this one's with every stride doubled), writable where this tensor is:
+  /// `z.real() = x` sets the real parts and keeps the imaginary ones, `z.real().fill(0)` clears
+  /// them. Its views, copies and expressions work as for any tensor; writing one of them while
+  /// reading the other (`z.real() = strata::imag(z)`) reads from a copy first, as for any two
+  /// views of one memory (Footprint). Indices, absolute ones included, are this tensor's.
+  /// Over storage without an array (a generator, the caller's buffer) a part is read through
+  /// its element, and writing one reads, changes and writes the element. A real tensor's real()
+  /// is the tensor itself, as in NumPy.
+  /// @code
+  /// strata::Tensor<std::complex<double>> z = ...;
+  /// z.real() = z.imag();      // NumPy: z.real = z.imag
+  /// z.imag() *= -1.0;         // the conjugate, in place
+  /// @endcode
+  /// @return the view (`Tensor<F>`, or `Tensor<const F>` for a read-only tensor)
+  [[nodiscard]] auto real() {
+    if constexpr (is_complex_v<value_type>) {
+      return part(0);
+    } else {
+      return Tensor(*this);
+    }
+  }
+  /// The real parts, read-only (see real()).
+  /// @return the view
+  [[nodiscard]] Tensor<const real_t<value_type>> real() const {
+    if constexpr (is_complex_v<value_type>) {
+      return part(0);
+    } else {
+      return Tensor<const value_type>(*this);
+    }
+  }
+  /// The imaginary parts of a complex tensor's elements as a view, NumPy's `z.imag`: as real(),
+  /// one real further along. A real tensor's imag() is a read-only tensor of zeros of its shape
+  /// (nothing stored), as in NumPy.
+  /// @return the view (`Tensor<F>`, or `Tensor<const F>` for a read-only or real tensor)
+  [[nodiscard]] auto imag() {
+    if constexpr (is_complex_v<value_type>) {
+      return part(1);
+    } else {
+      return zero_parts();
+    }
+  }
+  /// The imaginary parts, read-only (see imag()).
+  /// @return the view
+  [[nodiscard]] Tensor<const real_t<value_type>> imag() const {
+    if constexpr (is_complex_v<value_type>) {
+      return part(1);
+    } else {
+      return zero_parts();
+    }
+  }
+
   // ---- absolute and relative indices ---------------------------------------------------------
 
   /// Whether the view's elements have absolute indices: true for tensors and for views made by
@@ -1223,8 +1291,8 @@ class Tensor {
 
   /// Writes @p src into this view, broadcasting it (NumPy rules) to this shape.
   ///
-  /// When @p src shares this buffer it is copied first, so overlapping views assign as NumPy
-  /// does.
+  /// When @p src shares this tensor's memory (Footprint::overlaps: the same buffer, or another
+  /// over the same bytes) it is copied first, so overlapping views assign as NumPy does.
   /// @param src the values
   /// @param policy seq or par
   /// @return this tensor
@@ -1239,8 +1307,9 @@ class Tensor {
       detail::fail<BroadcastError>("assign", "source shape ", to_string(src.shape()),
                                    " does not broadcast to the view's shape ", to_string(shape()));
     }
-    const Tensor<const T> source =
-        src.buffer_.same_storage(buffer_) ? Tensor<const T>(src.copy(policy)) : src;
+    const Tensor<const T> source = src.buffer_.footprint().overlaps(buffer_.footprint())
+                                       ? Tensor<const T>(src.copy(policy))
+                                       : src;
     copy_buffers(policy, buffer_, dims_, source.buffer_, source.dims_.broadcast(shape()));
     return *this;
   }
@@ -1312,6 +1381,30 @@ class Tensor {
     out.dims_ = std::move(dims);
     out.frame_ = std::move(frame);
     out.refresh_direct();
+    return out;
+  }
+  /// A real tensor's imaginary parts: zeros of its shape, read-only, with its indices.
+  [[nodiscard]] Tensor<const value_type> zero_parts() const {
+    const Index shape = dims_.shape();
+    Tensor<const value_type> out(AnyBuffer<value_type>(DenseBuffer<value_type>(1)),
+                                 Dimensions(shape, Index(shape.size(), 0)));
+    out.frame_ = frame_;
+    return out;
+  }
+  /// Part @p which (0 real, 1 imaginary) of every element as a tensor of reals (real(), imag()).
+  [[nodiscard]] auto part(index_t which) const requires is_complex_v<value_type> {
+    using F = real_t<value_type>;
+    const std::string_view operation = which == 0 ? "real" : "imag";
+    Dimensions::Axes axes(dims_.axes().begin(), dims_.axes().end());
+    for (Axis& a : axes) {
+      a.stride = checked_mul(a.stride, index_t{2}, operation);
+    }
+    const index_t offset =
+        checked_add(checked_mul(dims_.offset(), index_t{2}, operation), which, operation);
+    Tensor<std::conditional_t<std::is_const_v<T>, const F, F>> out(
+        detail::complex_parts(buffer_),
+        Dimensions::from_axes(std::span<const Axis>(axes.data(), axes.size()), offset));
+    out.frame_ = frame_;
     return out;
   }
   /// A permutation with negative entries counted from the end (validated by transpose).

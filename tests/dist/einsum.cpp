@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <complex>
 #include <random>
 #include <string>
 #include <vector>
@@ -241,5 +242,22 @@ TEST_CASE("distributed einsum rejects bad input on every rank and writes nothing
   check_error<strata::LayoutError>(
       [&] { strata::dist::einsum_into(square, "ij,jk->ik", square, square); }, "einsum_into",
       "the output is also an operand");
+  // A scale with an imaginary part into a real output (checked inside the collective check).
+  DistTensor<double> c(MPI_COMM_WORLD, Tiling::regular(Index{4, 3}, Index{2, 2}),
+                       Distribution::cyclic());
+  c.fill_local(1.0);
+  c.sync();
+  check_error<strata::TypeError>(
+      [&] {
+        strata::dist::einsum_into(out, strata::Scaling{std::complex<double>(0, 1), 1.0},
+                                  "ij,jk->ik", a, c);
+      },
+      "einsum_into", "alpha = (0+1j) has an imaginary part but the result is real");
+  check_error<strata::TypeError>(
+      [&] {
+        strata::dist::einsum_into(out, strata::Scaling{1.0, std::complex<double>(2, -1)},
+                                  "ij,jk->ik", a, c);
+      },
+      "einsum_into", "beta = (2-1j)");
   CHECK(whole(out) == std::vector<double>(18, 7.0));
 }

@@ -253,7 +253,7 @@ JaggedTensor<T> filter_each_deep(const JaggedTensor<T>& t, const JaggedTensor<bo
                        chosen.resize(at + keep.size());
                        for (std::size_t k = 0; k < keep.size(); ++k) {
                          chosen[at] = first + static_cast<index_t>(k);
-                         at += keep[k] ? 1 : 0;
+                         at += static_cast<std::size_t>(keep[k]);
                        }
                        chosen.resize(at);
                      });

@@ -234,9 +234,9 @@ NodePtr unary(Op op, const NodePtr& a, const char* name) {
     return make(op, real_of(a->dtype), a->shape, {a});  // the modulus: a real result
   }
   if (is_complex(a->dtype)) {
-    return make(op, a->dtype, a->shape, {a});  // complex sqrt, exp, log, sin, cos, tanh, neg
+    return make(op, a->dtype, a->shape, {a});  // complex sqrt, exp, log, sin, cos, tanh, neg, conj
   }
-  if (op == Op::neg || op == Op::abs) {
+  if (op == Op::neg || op == Op::abs || op == Op::conj) {  // conj of a real number: itself
     if (op == Op::neg && a->dtype == DType::boolean) {
       throw py::type_error(std::string(name) +
                            ": negative of a bool tensor is not offered (NumPy: "

@@ -34,6 +34,7 @@ enum class Op : std::uint8_t {
   cast,
   neg,
   abs,
+  conj,
   sqrt,
   exp,
   log,
@@ -79,7 +80,7 @@ struct PyExpr {
 NodePtr leaf(PyTensor t);
 /// A Python number (a "weak" scalar, as NumPy 1.24 treats them: it takes the tensor's type).
 NodePtr number(const py::handle& value);
-/// An operation of one operand (neg, abs, sqrt, exp, log, sin, cos, tanh); @p name for errors.
+/// An operation of one operand (neg, abs, conj, sqrt, exp, log, sin, cos, tanh); @p name for errors.
 NodePtr unary(Op op, const NodePtr& a, const char* name);
 /// An operation of two operands (arithmetic, pow, comparisons); @p name for errors.
 NodePtr binary(Op op, const NodePtr& a, const NodePtr& b, const char* name);

@@ -344,6 +344,8 @@ void def_expression_operators(Class& cls) {
   cls.def("__neg__", [](const py::object& self) { return PyExpr{unary(Op::neg, as_node(self), "-")}; });
   cls.def("__pos__", [](const py::object& self) { return PyExpr{as_node(self)}; });
   cls.def("__abs__", [](const py::object& self) { return PyExpr{unary(Op::abs, as_node(self), "abs")}; });
+  cls.def("conj", [](const py::object& self) { return PyExpr{unary(Op::conj, as_node(self), "conj")}; },
+          "The complex conjugate, lazily (NumPy's z.conj())");
   cls.def("astype", [](const py::object& self, const py::object& dtype) {
     return PyExpr{cast(as_node(self), dtype_argument(dtype, "astype"))};
   }, py::arg("dtype"), "the elements converted to dtype, lazily (NumPy's unsafe casting)");
@@ -607,6 +609,9 @@ PYBIND11_MODULE(strata, m) {
   def_unary("cos", Op::cos, "the cosine of each element, lazily (integers as float64)");
   def_unary("tanh", Op::tanh, "the hyperbolic tangent of each element, lazily (integers as float64)");
   def_unary("abs", Op::abs, "the absolute value of each element, lazily (the same type)");
+  def_unary("conj", Op::conj,
+            "the complex conjugate of each element, lazily (NumPy's np.conj; a real element is "
+            "itself)");
   m.def("where", [](const py::object& c, const py::object& a, const py::object& b) {
     return PyExpr{where(operand(c, "strata.where"), operand(a, "strata.where"), operand(b, "strata.where"))};
   }, py::arg("condition"), py::arg("x"), py::arg("y"),

@@ -326,3 +326,18 @@ def test_views_that_are_not_strided_memory_come_out_as_copies():
     with pytest.raises(BufferError, match="not strided memory"):
         memoryview(t)
     np.testing.assert_array_equal(np.asarray(strata.asarray(x).imag), np.zeros(4))
+
+
+def test_conj_as_numpy():
+    z = np.array([1 + 2j, -3j, 4.0])
+    tz = strata.asarray(z)
+    np.testing.assert_array_equal(np.asarray(strata.conj(tz)), np.conj(z))
+    np.testing.assert_array_equal(np.asarray(tz.conj() * tz), z.conj() * z)
+    w = z.astype(np.complex64)
+    assert strata.conj(strata.asarray(w)).dtype == "complex64"
+    x = np.array([1.5, -2.0])
+    got = strata.conj(strata.asarray(x))
+    assert got.dtype == "float64"
+    np.testing.assert_array_equal(np.asarray(got), np.conj(x))
+    tz[...] = tz.conj()  # the conjugate in place
+    np.testing.assert_array_equal(z, np.array([1 - 2j, 3j, 4.0]))

@@ -272,6 +272,21 @@ int getbuffer_or_raise(PyObject* obj, Py_buffer* view, int flags) {
   }
 }
 
+/// `z.real`, `z.imag` (@p which): the parts of a complex tensor as a view over its memory; a
+/// real tensor's real part is the tensor itself, its imaginary part read-only zeros (NumPy).
+PyTensor part_view(const PyTensor& t, std::string_view which) {
+  return visit(t, [&](const auto& x) {
+    using T = typename std::decay_t<decltype(x)>::value_type;
+    if constexpr (is_complex_v<T>) {
+      return wrap(which == "real" ? Tensor(x).real() : Tensor(x).imag(), t.read_only);
+    } else if (which == "real") {
+      return wrap(Tensor(x), t.read_only);
+    } else {
+      return wrap(strata::zeros<T>(x.shape()), true);
+    }
+  });
+}
+
 /// `z.real = value`, `z.imag = value`: evaluated into the parts' view (NumPy's assignment to a
 /// part); a real tensor has no imaginary part to set (TypeError, as NumPy).
 void set_part(PyTensor& t, const py::object& value, const char* which) {
@@ -283,18 +298,15 @@ void set_part(PyTensor& t, const py::object& value, const char* which) {
                          py::str(py::type::of(value)).cast<std::string>() +
                          " (a number, a strata.Tensor or Expr, or an array)");
   }
-  PyTensor view = visit(t, [&](const auto& x) {
-    using T = typename std::decay_t<decltype(x)>::value_type;
-    if constexpr (is_complex_v<T>) {
-      return wrap(std::string_view(which) == "real" ? Tensor(x).real() : Tensor(x).imag());
-    } else {
-      if (std::string_view(which) == "imag") {
-        throw py::type_error(operation + ": a " + dtype_name<T>() +
-                             " tensor has no imaginary part to set");
-      }
-      return wrap(Tensor(x));
-    }
-  });
+  const PyTensor view = part_view(t, which);
+  if (view.read_only) {  // a real tensor's imaginary part
+    throw py::type_error(operation + ": a " +
+                         visit(t, [](const auto& x) {
+                           return std::string(
+                               dtype_name<typename std::decay_t<decltype(x)>::value_type>());
+                         }) +
+                         " tensor has no imaginary part to set");
+  }
   evaluate_into(e, view);
 }
 
@@ -435,32 +447,12 @@ PYBIND11_MODULE(strata, m) {
         return visit(t, [&](const auto& x) { return wrap(Tensor(x).transpose(), t.read_only); });
       })
       .def_property(
-          "real",
-          [](const PyTensor& t) {
-            return visit(t, [&](const auto& x) {
-              using T = typename std::decay_t<decltype(x)>::value_type;
-              if constexpr (is_complex_v<T>) {
-                return wrap(Tensor(x).real(), t.read_only);
-              } else {
-                return wrap(Tensor(x), t.read_only);  // NumPy: a real array's .real is itself
-              }
-            });
-          },
+          "real", [](const PyTensor& t) { return part_view(t, "real"); },
           [](PyTensor& t, const py::object& value) { set_part(t, value, "real"); },
           "The real parts as a view (NumPy's z.real): writable, `z.real = x` sets them; a real "
           "tensor's is the tensor itself")
       .def_property(
-          "imag",
-          [](const PyTensor& t) {
-            return visit(t, [&](const auto& x) {
-              using T = typename std::decay_t<decltype(x)>::value_type;
-              if constexpr (is_complex_v<T>) {
-                return wrap(Tensor(x).imag(), t.read_only);
-              } else {  // NumPy: a read-only array of zeros
-                return wrap(strata::zeros<T>(x.shape()), true);
-              }
-            });
-          },
+          "imag", [](const PyTensor& t) { return part_view(t, "imag"); },
           [](PyTensor& t, const py::object& value) { set_part(t, value, "imag"); },
           "The imaginary parts as a view (NumPy's z.imag): writable for a complex tensor; a real "
           "tensor's are read-only zeros")

@@ -284,14 +284,16 @@ void permute_memcpy(benchmark::State& state) {
 using strata::detail::TransposeKernels;
 /// `dst.assign(src.transpose(perm))` for a float32 tensor of @p shape (256 MiB) on one thread;
 /// with @p forced through those blocked-transpose kernels (the portable 4x4 ones, or AVX2 where
-/// the processor has AVX-512) instead of the best the processor runs.
+/// the processor has AVX-512) instead of the best the processor runs; with @p staging false
+/// through the direct streamed transpose instead of the staged one.
 void permute_strata(benchmark::State& state, const strata::Index& shape, const strata::Index& perm,
-                    std::optional<TransposeKernels> forced = std::nullopt) {
+                    std::optional<TransposeKernels> forced = std::nullopt, bool staging = true) {
   auto& o = operands();
   const auto src = wrap(o.a, shape).transpose(perm);
   auto dst = wrap(o.b, src.shape());
   auto& kernels = strata::detail::transpose_kernels();
   const auto best = kernels;
+  strata::detail::transpose_staging() = staging;
   if (forced) {
 #if defined(STRATA_TRANSPOSE_AVX512)
     const bool runs = *forced != TransposeKernels::avx2 || strata::detail::cpu_has_avx2();
@@ -309,26 +311,29 @@ void permute_strata(benchmark::State& state, const strata::Index& shape, const s
     benchmark::ClobberMemory();
   }
   kernels = best;
+  strata::detail::transpose_staging() = true;
   bytes(state, 2 * NN * sizeof(float));
 }
 /// The same for float64 (128 MiB elements of 8 bytes: the same 256 MiB).
-void permute_strata_f64(benchmark::State& state) {
+void permute_strata_f64(benchmark::State& state, bool staging) {
   auto& o = operands();
   auto* a = reinterpret_cast<double*>(o.a.data());
   auto* b = reinterpret_cast<double*>(o.b.data());
   const auto src = Tensor<double>::wrap(a, {N / 2, N}).transpose();
   auto dst = Tensor<double>::wrap(b, {N, N / 2});
+  strata::detail::transpose_staging() = staging;
   for (auto _ : state) {
     dst.assign(src, strata::seq);
     benchmark::ClobberMemory();
   }
+  strata::detail::transpose_staging() = true;
   bytes(state, 2 * NN * sizeof(float));
 }
 BENCHMARK(permute_memcpy)->Name("permute/memcpy")->Unit(ms);
 BENCHMARK_CAPTURE(permute_strata, 2d_10, strata::Index{N, N}, strata::Index{1, 0})
     ->Name("permute/2d_(1,0)")
     ->Unit(ms);
-BENCHMARK(permute_strata_f64)->Name("permute/2d_(1,0)_f64")->Unit(ms);
+BENCHMARK_CAPTURE(permute_strata_f64, staged, true)->Name("permute/2d_(1,0)_f64")->Unit(ms);
 BENCHMARK_CAPTURE(permute_strata, 3d_021, strata::Index{256, 512, 512}, strata::Index{0, 2, 1})
     ->Name("permute/3d_(0,2,1)")
     ->Unit(ms);
@@ -347,7 +352,8 @@ BENCHMARK_CAPTURE(permute_strata, 4d_3210, strata::Index{64, 64, 128, 128},
     ->Name("permute/4d_(3,2,1,0)")
     ->Unit(ms);
 /// The same permutations through each kernel below the best one: the portable 4x4 kernel, and
-/// AVX2 (the AVX-512 kernel's alternative, or the best one on a processor without AVX-512).
+/// AVX2 (the AVX-512 kernel's alternative, or the best one on a processor without AVX-512);
+/// and through the best kernel's direct streamed transpose (no staging), all seven.
 const bool permute_kernels_registered = [] {
   struct Case {
     const char* name;
@@ -362,10 +368,23 @@ const bool permute_kernels_registered = [] {
                                         std::pair{TransposeKernels::avx2, "_avx2"}}) {
     for (const auto& c : cases) {
       const std::string name = std::string("permute/") + c.name + suffix;
-      benchmark::RegisterBenchmark(name.c_str(), permute_strata, c.shape, c.perm, kernels)
+      benchmark::RegisterBenchmark(name.c_str(), permute_strata, c.shape, c.perm,
+                                   std::optional{kernels}, true)
           ->Unit(ms);
     }
   }
+  const std::vector<Case> all{{"2d_(1,0)", {N, N}, {1, 0}},
+                              {"3d_(0,2,1)", {256, 512, 512}, {0, 2, 1}},
+                              {"3d_(2,1,0)", {256, 512, 512}, {2, 1, 0}},
+                              {"3d_(1,2,0)", {256, 512, 512}, {1, 2, 0}},
+                              {"4d_(1,0,3,2)", {64, 64, 128, 128}, {1, 0, 3, 2}},
+                              {"4d_(3,2,1,0)", {64, 64, 128, 128}, {3, 2, 1, 0}}};
+  for (const auto& c : all) {
+    const std::string name = std::string("permute/") + c.name + "_direct";
+    benchmark::RegisterBenchmark(name.c_str(), permute_strata, c.shape, c.perm, std::nullopt, false)
+        ->Unit(ms);
+  }
+  benchmark::RegisterBenchmark("permute/2d_(1,0)_f64_direct", permute_strata_f64, false)->Unit(ms);
   return true;
 }();
 

@@ -86,6 +86,39 @@ void for_each_transpose_kernel(F f) {
   kernels = best;
 }
 
+/// Runs @p f with each blocked-transpose kernel (for_each_transpose_kernel), once with the staged
+/// transpose of streamed copies (transpose_tiles_staged) and once with the direct one.
+template <class F>
+void for_each_streamed_transpose(F f) {
+  auto& staging = strata::detail::transpose_staging();
+  for (const bool staged : {true, false}) {
+    INFO("staged " << staged);
+    staging = staged;
+    for_each_transpose_kernel(f);
+  }
+  staging = true;
+}
+
+/// Copies @p source through @p src into a destination of -1 through @p dst, sequentially and
+/// in parallel with each streamed-transpose configuration (for_each_streamed_transpose), and
+/// requires @p expected (the whole destination array).
+template <class T>
+void expect_streamed_copies(const Dimensions& dst, const std::vector<T>& source,
+                            const Dimensions& src, const std::vector<T>& expected) {
+  std::vector<T> out(expected.size());
+  for_each_streamed_transpose([&] {
+    for (const bool parallel : {false, true}) {
+      std::fill(out.begin(), out.end(), T{-1});
+      if (parallel) {
+        strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
+      } else {
+        strata::copy_arrays(strata::seq, out.data(), dst, source.data(), src);
+      }
+      REQUIRE(mismatches(out, expected) == 0);
+    }
+  });
+}
+
 /// Copies an iota source through @p src into a destination of -1 through @p dst, sequentially
 /// and in parallel with each transpose kernel, and requires the naive loop's result.
 template <class T>
@@ -250,7 +283,7 @@ TEST_CASE("a transpose larger than the caches (non-temporal stores) equals the n
             source[static_cast<std::size_t>(j * rows + i)];
       }
     }
-    for_each_transpose_kernel([&] {
+    for_each_streamed_transpose([&] {
       std::fill(out.begin(), out.end(), T{-1});
       strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
       REQUIRE(mismatches(out, expected) == 0);
@@ -281,25 +314,15 @@ TEST_CASE("a transpose into destination rows far apart equals the naive loop", "
     REQUIRE(strata::select_copy_path(dst, src) == CopyPath::blocked);
     std::vector<T> source(static_cast<std::size_t>(rows * cols));
     std::iota(source.begin(), source.end(), T{0});
-    std::vector<T> out(static_cast<std::size_t>(offset + (rows - 1) * row_stride + cols), T{-1});
-    std::vector<T> expected = out;
+    std::vector<T> expected(static_cast<std::size_t>(offset + (rows - 1) * row_stride + cols),
+                            T{-1});
     for (index_t i = 0; i < rows; ++i) {
       for (index_t j = 0; j < cols; ++j) {
         expected[static_cast<std::size_t>(offset + i * row_stride + j)] =
             source[static_cast<std::size_t>(j * rows + i)];
       }
     }
-    for_each_transpose_kernel([&] {
-      for (const bool parallel : {false, true}) {
-        std::fill(out.begin(), out.end(), T{-1});
-        if (parallel) {
-          strata::copy_arrays(strata::Parallel{1}, out.data(), dst, source.data(), src);
-        } else {
-          strata::copy_arrays(strata::seq, out.data(), dst, source.data(), src);
-        }
-        REQUIRE(mismatches(out, expected) == 0);
-      }
-    });
+    expect_streamed_copies(dst, source, src, expected);
   };
   for (const index_t offset : {0, 1, 3, 9}) {
     check(0.0F, 37, 45, 20000, offset);
@@ -311,6 +334,39 @@ TEST_CASE("a transpose into destination rows far apart equals the naive loop", "
     check(0.0F, 130, 16390, 16400, offset);  // 8.5 MB: streamed
     check(0.0, 66, 16390, 16400, offset);
   }
+}
+
+TEST_CASE("a streamed transpose of many small planes equals the naive loop", "[tensor]") {
+  // The (0,2,1) permutation of [planes, cols, rows]: destination rows of 160 floats and 72
+  // doubles (more than transpose_stage_line: staged, planes small enough to prefetch the next
+  // one, 100 rows = 6 blocks and 4 more, a tile of 128 columns and a part one) and of 128
+  // floats (at most transpose_stage_line: the direct transpose even with staging on); each
+  // copy above transpose_stream_bytes, so streamed.
+  const auto check = [](auto zero, index_t planes, index_t cols, index_t rows) {
+    using T = decltype(zero);
+    INFO("planes " << planes << " cols " << cols << " rows " << rows << " element bytes "
+                   << sizeof(T));
+    REQUIRE(planes * cols * rows * static_cast<index_t>(sizeof(T)) >=
+            strata::detail::transpose_stream_bytes);
+    const Dimensions src = Dimensions{planes, cols, rows}.transpose({0, 2, 1});
+    const Dimensions dst{planes, rows, cols};
+    REQUIRE(strata::select_copy_path(dst, src) == CopyPath::blocked);
+    std::vector<T> source(static_cast<std::size_t>(planes * cols * rows));
+    std::iota(source.begin(), source.end(), T{0});
+    std::vector<T> expected(source.size(), T{-1});
+    for (index_t p = 0; p < planes; ++p) {
+      for (index_t i = 0; i < rows; ++i) {
+        for (index_t j = 0; j < cols; ++j) {
+          expected[static_cast<std::size_t>((p * rows + i) * cols + j)] =
+              source[static_cast<std::size_t>((p * cols + j) * rows + i)];
+        }
+      }
+    }
+    expect_streamed_copies(dst, source, src, expected);
+  };
+  check(0.0F, 133, 160, 100);
+  check(0.0, 147, 72, 100);
+  check(0.0F, 130, 128, 128);
 }
 
 TEST_CASE("the blocked transpose's outer planes continue the source's rows a page at a time",

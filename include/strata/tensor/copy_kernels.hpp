@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <new>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -100,6 +101,13 @@ inline constexpr index_t transpose_small_plane_bytes = index_t{256} << 10;
 /// Copies of at least this many bytes write the blocked transpose's destination with
 /// non-temporal stores (it would not stay in cache; the stores skip reading it first).
 inline constexpr index_t transpose_stream_bytes = index_t{8} << 20;
+/// Bytes of each source row in a tile of the staged transpose (transpose_tiles_staged).
+inline constexpr index_t transpose_stage_run = 2048;
+/// Bytes of each destination row in a tile of the staged transpose: what one visit of a row
+/// writes.
+inline constexpr index_t transpose_stage_line = 512;
+/// The staged transpose's buffer: one tile of 4-byte elements (8-byte ones use half).
+inline constexpr index_t transpose_stage_bytes = transpose_stage_run * transpose_stage_line / 4;
 
 /// Transposes one 4x4 block through SSE registers (4- and 8-byte elements; a plain loop for
 /// others): dst[r * dst_row + c] = src[r + c * src_col] for r, c < 4. With @p stream the
@@ -335,6 +343,166 @@ __attribute__((target("avx2"))) inline void transpose_block_avx2(Lane* dst, inde
   }
 }
 
+/// The prefetch of the next plane by a small plane of the blocked transpose: a plane of at most
+/// transpose_small_plane_bytes with a next one (@p next, the same geometry) spreads the lines of
+/// that plane's rows over its own blocks, a few after each, so the next plane is in L2 when it
+/// starts (its rows are far from this one's, and the hardware prefetcher starts over on each).
+template <class T>
+class NextPlanePrefetch {
+ public:
+  /// The plane's geometry (transpose_tiles' arguments).
+  /// @param next the plane transposed after this one, or null
+  /// @param src_col the source's row stride
+  /// @param cols the source rows of a plane
+  /// @param row_begin the first element of each source row transposed
+  /// @param row_end one past the last
+  NextPlanePrefetch(const T* next, index_t src_col, index_t cols, index_t row_begin,
+                    index_t row_end)
+      : next_(next),
+        src_col_(src_col),
+        cols_(cols),
+        row_begin_(row_begin),
+        row_lines_(((row_end - row_begin) * size + 63) / 64) {
+    const bool small =
+        next != nullptr && (row_end - row_begin) * cols * size <= transpose_small_plane_bytes;
+    const index_t blocks = std::max<index_t>(1, ((row_end - row_begin) / block) * (cols / block));
+    per_block_ = small ? (cols * row_lines_ + blocks - 1) / blocks : 0;
+  }
+  /// Whether this plane prefetches the next one.
+  [[nodiscard]] bool active() const { return per_block_ > 0; }
+  /// Prefetches the next few lines of the next plane into L2 (after each block).
+  void step() {
+    for (index_t q = 0; q < per_block_ && row_ < cols_; ++q) {
+      _mm_prefetch(reinterpret_cast<const char*>(next_ + row_begin_ + row_ * src_col_) + line_ * 64,
+                   _MM_HINT_T1);
+      if (++line_ == row_lines_) {
+        line_ = 0;
+        ++row_;
+      }
+    }
+  }
+
+ private:
+  static constexpr auto size = static_cast<index_t>(sizeof(T));
+  static constexpr index_t block = 64 / size;
+  const T* next_;
+  index_t src_col_;
+  index_t cols_;
+  index_t row_begin_;
+  index_t row_lines_;
+  index_t per_block_ = 0;
+  index_t row_ = 0;   // the next plane's source row prefetched next
+  index_t line_ = 0;  // and the line of it
+};
+
+/// Streams one cache line from @p in (64-byte aligned) to @p out (64-byte aligned) with one
+/// non-temporal AVX-512 store.
+template <class Lane>
+__attribute__((target("avx512f"))) inline void stream_line_avx512(Lane* out, const Lane* in) {
+  if constexpr (sizeof(Lane) == 4) {
+    _mm512_stream_ps(out, _mm512_load_ps(in));
+  } else {
+    _mm512_stream_pd(out, _mm512_load_pd(in));
+  }
+}
+
+/// stream_line_avx512 as two non-temporal AVX2 stores back to back.
+template <class Lane>
+__attribute__((target("avx2"))) inline void stream_line_avx2(Lane* out, const Lane* in) {
+  constexpr int half = 32 / sizeof(Lane);
+  if constexpr (sizeof(Lane) == 4) {
+    _mm256_stream_ps(out, _mm256_load_ps(in));
+    _mm256_stream_ps(out + half, _mm256_load_ps(in + half));
+  } else {
+    _mm256_stream_pd(out, _mm256_load_pd(in));
+    _mm256_stream_pd(out + half, _mm256_load_pd(in + half));
+  }
+}
+
+/// The blocked transpose of a copy larger than the caches (transpose_tiles' contract, with
+/// @p stream): tiles of transpose_stage_run bytes of each source row by transpose_stage_line
+/// bytes of each destination row, transposed block by block (@p Kernels' blocks, ordinary
+/// stores) into @p stage, a buffer of transpose_stage_bytes that stays in L2, and then written
+/// out row by row with whole-line non-temporal stores. Each destination row then gets
+/// transpose_stage_line contiguous bytes per visit instead of one line per block (the 2-D
+/// transpose of 256 MiB of float32 on an AMD EPYC of the Zen 5 generation: 0.54x memcpy's
+/// bandwidth direct, 0.71x staged; see docs/performance.md). Each block reads 16 (8-byte lanes: 8)
+/// source rows a line each, down transpose_stage_run bytes of them before the next rows, which the
+/// hardware prefetcher follows. Needs destination rows a whole number of cache lines apart (the
+/// caller checks); the columns before each row's first 64-byte boundary are written directly. A
+/// plane of at most transpose_small_plane_bytes prefetches all of @p next into L2 as
+/// transpose_tiles_vector does.
+template <TransposeKernels Kernels, class T>
+[[gnu::always_inline]] inline void transpose_tiles_staged(T* dst, index_t dst_row, const T* src,
+                                                          index_t src_col, index_t cols,
+                                                          index_t row_begin, index_t row_end,
+                                                          index_t lead, const T* next, T* stage) {
+  using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
+  constexpr auto size = static_cast<index_t>(sizeof(T));
+  constexpr index_t block = 64 / size;
+  constexpr index_t tile_rows = transpose_stage_run / size;
+  constexpr index_t tile_cols = transpose_stage_line / size;
+  const auto scalar = [&](index_t i0, index_t i1, index_t j0, index_t j1) {
+    for (index_t i = i0; i < i1; ++i) {
+      for (index_t j = j0; j < j1; ++j) {
+        dst[i * dst_row + j] = src[i + j * src_col];
+      }
+    }
+  };
+  NextPlanePrefetch<T> next_plane(next, src_col, cols, row_begin, row_end);
+  for (index_t ib = row_begin; ib < row_end; ib += tile_rows) {
+    const index_t ie = std::min(row_end, ib + tile_rows);
+    scalar(ib, ie, 0, lead);
+    for (index_t jb = lead; jb < cols; jb += tile_cols) {
+      const index_t je = std::min(cols, jb + tile_cols);
+      // stage[(i - ib) * tile_cols + (j - jb)] = src[i + j * src_col]
+      const auto staged = [&](index_t i0, index_t i1, index_t j0, index_t j1) {
+        for (index_t j = j0; j < j1; ++j) {
+          for (index_t i = i0; i < i1; ++i) {
+            stage[(i - ib) * tile_cols + (j - jb)] = src[i + j * src_col];
+          }
+        }
+      };
+      index_t j = jb;
+      for (; j + block <= je; j += block) {
+        index_t i = ib;
+        for (; i + block <= ie; i += block) {
+          next_plane.step();
+          auto* const out = reinterpret_cast<Lane*>(stage + (i - ib) * tile_cols + (j - jb));
+          const auto* const in = reinterpret_cast<const Lane*>(src + i + j * src_col);
+          if constexpr (Kernels == TransposeKernels::avx512) {
+            transpose_block_avx512(out, tile_cols, in, src_col, false);
+          } else {
+            transpose_block_avx2(out, tile_cols, in, src_col, false);
+          }
+        }
+        staged(i, ie, j, j + block);
+      }
+      staged(ib, ie, j, je);
+      // Out: whole lines streamed, a last part line stored.
+      const index_t width = je - jb;
+      const index_t whole = width - width % block;
+      for (index_t i = ib; i < ie; ++i) {
+        T* const out = dst + i * dst_row + jb;
+        const T* const in = stage + (i - ib) * tile_cols;
+        for (index_t c = 0; c < whole; c += block) {
+          auto* const line = reinterpret_cast<Lane*>(out + c);
+          const auto* const from = reinterpret_cast<const Lane*>(in + c);
+          if constexpr (Kernels == TransposeKernels::avx512) {
+            stream_line_avx512(line, from);
+          } else {
+            stream_line_avx2(line, from);
+          }
+        }
+        for (index_t c = whole; c < width; ++c) {
+          out[c] = in[c];
+        }
+      }
+    }
+  }
+  _mm_sfence();  // the streamed stores are visible before the copy returns
+}
+
 /// The blocked transpose through vector registers (transpose_tiles' contract, for 4- and 8-byte
 /// lanes), with the blocks of @p Kernels (transpose_block_avx512 or transpose_block_avx2; inlined
 /// into transpose_tiles_avx512 and transpose_tiles_avx2, which give it their instruction set):
@@ -351,12 +519,14 @@ __attribute__((target("avx2"))) inline void transpose_block_avx2(Lane* dst, inde
 /// TLB (64 source rows of 4-byte lanes did not: 0.5x copy bandwidth where 8-byte lanes ran at
 /// 0.9x). With @p stream the destination is written with whole-line non-temporal stores: the
 /// columns before each row's first 64-byte boundary are peeled off (every row has the same
-/// alignment when a row is a whole number of cache lines; otherwise nothing is streamed).
+/// alignment when a row is a whole number of cache lines; otherwise nothing is streamed). A
+/// streamed copy given a @p stage (TransposeStage) whose destination rows are more than
+/// transpose_stage_line apart runs transpose_tiles_staged instead.
 template <TransposeKernels Kernels, class T>
 [[gnu::always_inline]] inline void transpose_tiles_vector(T* dst, index_t dst_row, const T* src,
                                                           index_t src_col, index_t cols,
                                                           index_t row_begin, index_t row_end,
-                                                          bool stream, const T* next) {
+                                                          bool stream, const T* next, T* stage) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8);
   // The intrinsics' loads and stores may alias any type.
   using Lane = std::conditional_t<sizeof(T) == 4, float, double>;
@@ -372,6 +542,13 @@ template <TransposeKernels Kernels, class T>
     lead =
         stream ? std::min<index_t>(static_cast<index_t>((64 - first % 64) % 64) / size, cols) : 0;
   }
+  // Destination rows at most transpose_stage_line apart are written by a block as one run of
+  // lines already: staging would only add its pass (4-D (1,0,3,2): 0.58x memcpy against 0.8x).
+  if (stream && stage != nullptr && dst_row * size > transpose_stage_line) {
+    transpose_tiles_staged<Kernels>(dst, dst_row, src, src_col, cols, row_begin, row_end, lead,
+                                    next, stage);
+    return;
+  }
   // The lines of source rows j .. j + block - 1 at column i of the plane at @p base, into L2.
   const auto prefetch_lines = [&](const T* base, index_t i, index_t j) {
     if (i < row_end && j + block <= cols) {
@@ -380,26 +557,7 @@ template <TransposeKernels Kernels, class T>
       }
     }
   };
-  // A small plane prefetches the whole of @p next: per_block of its lines after each block,
-  // source row next_row from line next_line on.
-  const index_t row_lines = ((row_end - row_begin) * size + 63) / 64;
-  const bool small =
-      next != nullptr && (row_end - row_begin) * cols * size <= transpose_small_plane_bytes;
-  const index_t blocks = std::max<index_t>(1, ((row_end - row_begin) / block) * (cols / block));
-  const index_t per_block = small ? (cols * row_lines + blocks - 1) / blocks : 0;
-  index_t next_row = 0;
-  index_t next_line = 0;
-  const auto prefetch_next = [&] {
-    for (index_t q = 0; q < per_block && next_row < cols; ++q) {
-      _mm_prefetch(
-          reinterpret_cast<const char*>(next + row_begin + next_row * src_col) + next_line * 64,
-          _MM_HINT_T1);
-      if (++next_line == row_lines) {
-        next_line = 0;
-        ++next_row;
-      }
-    }
-  };
+  NextPlanePrefetch<T> next_plane(next, src_col, cols, row_begin, row_end);
   const auto scalar = [&](index_t i0, index_t i1, index_t j0, index_t j1) {
     for (index_t i = i0; i < i1; ++i) {
       for (index_t j = j0; j < j1; ++j) {
@@ -424,8 +582,8 @@ template <TransposeKernels Kernels, class T>
         const index_t shift = over < 0 ? 0 : (last_cols ? lead - jb : tile_cols);
         index_t j = jb;
         for (; j + block <= je; j += block) {
-          if (small) {
-            prefetch_next();
+          if (next_plane.active()) {
+            next_plane.step();
             if (base == src) {
               prefetch_lines(src, row, j + shift);
             }
@@ -452,13 +610,11 @@ template <TransposeKernels Kernels, class T>
 
 /// transpose_tiles_vector with AVX-512 blocks, compiled for AVX-512F.
 template <class T>
-__attribute__((target("avx512f"))) void transpose_tiles_avx512(T* dst, index_t dst_row,
-                                                               const T* src, index_t src_col,
-                                                               index_t cols, index_t row_begin,
-                                                               index_t row_end, bool stream,
-                                                               const T* next = nullptr) {
+__attribute__((target("avx512f"))) void transpose_tiles_avx512(
+    T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols, index_t row_begin,
+    index_t row_end, bool stream, const T* next = nullptr, T* stage = nullptr) {
   transpose_tiles_vector<TransposeKernels::avx512>(dst, dst_row, src, src_col, cols, row_begin,
-                                                   row_end, stream, next);
+                                                   row_end, stream, next, stage);
 }
 
 /// transpose_tiles_vector with AVX2 blocks, compiled for AVX2.
@@ -466,9 +622,10 @@ template <class T>
 __attribute__((target("avx2"))) void transpose_tiles_avx2(T* dst, index_t dst_row, const T* src,
                                                           index_t src_col, index_t cols,
                                                           index_t row_begin, index_t row_end,
-                                                          bool stream, const T* next = nullptr) {
+                                                          bool stream, const T* next = nullptr,
+                                                          T* stage = nullptr) {
   transpose_tiles_vector<TransposeKernels::avx2>(dst, dst_row, src, src_col, cols, row_begin,
-                                                 row_end, stream, next);
+                                                 row_end, stream, next, stage);
 }
 
 /// Whether this processor (and its operating system) runs AVX-512F code.
@@ -501,30 +658,71 @@ inline TransposeKernels& transpose_kernels() {
   return kernels;
 }
 
+/// Whether streamed copies run the staged transpose (transpose_tiles_staged) where it applies;
+/// tests and benchmarks turn it off to run the direct one.
+inline bool& transpose_staging() {
+  static bool staging = true;
+  return staging;
+}
+
+/// The buffer of the staged transpose (transpose_tiles_staged): transpose_stage_bytes, 64-byte
+/// aligned, allocated only for a copy that streams, of elements the vector kernels take. Each
+/// thread's part of a copy has its own.
+template <class T>
+class TransposeStage {
+ public:
+  /// A buffer when @p stream and T is a 4- or 8-byte trivially copyable type, else none.
+  /// @param stream whether the copy streams (transpose_stream_bytes and more)
+  explicit TransposeStage(bool stream) {
+    if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
+      if (stream && transpose_staging()) {
+        data_ = static_cast<T*>(
+            ::operator new (static_cast<std::size_t>(transpose_stage_bytes), std::align_val_t{64}));
+      }
+    }
+  }
+  TransposeStage(const TransposeStage&) = delete;
+  TransposeStage& operator=(const TransposeStage&) = delete;
+  ~TransposeStage() {
+    if (data_ != nullptr) {
+      ::operator delete (static_cast<void*>(data_), std::align_val_t{64});
+    }
+  }
+  /// The buffer, or null.
+  [[nodiscard]] T* get() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+};
+
 /// dst[i * dst_row + j] = src[i + j * src_col] for i in [row_begin, row_end), j < cols:
 /// tiles of transpose_rows_tile x transpose_cols_tile (long runs of the source, whole cache
 /// lines of the destination), 4x4 register blocks inside them; with @p stream (a copy larger
 /// than the caches) the destination's aligned blocks are written with non-temporal stores.
 /// 4- and 8-byte elements take transpose_tiles_avx512 where the processor has AVX-512 and
 /// transpose_tiles_avx2 where it has AVX2, which also prefetch the start of @p next (the plane of
-/// the same geometry transposed after this one, or null).
+/// the same geometry transposed after this one, or null) and, given a @p stage
+/// (TransposeStage) with @p stream, run transpose_tiles_staged.
 template <class T>
 void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols,
                      index_t row_begin, index_t row_end, bool stream = false,
-                     const T* next = nullptr) {
+                     const T* next = nullptr, T* stage = nullptr) {
 #if defined(STRATA_TRANSPOSE_AVX512)
   if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
     if (transpose_kernels() == TransposeKernels::avx512) {
-      transpose_tiles_avx512(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next);
+      transpose_tiles_avx512(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next,
+                             stage);
       return;
     }
     if (transpose_kernels() == TransposeKernels::avx2) {
-      transpose_tiles_avx2(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next);
+      transpose_tiles_avx2(dst, dst_row, src, src_col, cols, row_begin, row_end, stream, next,
+                           stage);
       return;
     }
   }
 #endif
-  (void)next;  // the portable kernel prefetches nothing
+  (void)next;  // the portable kernel prefetches nothing and stages nothing
+  (void)stage;
   constexpr index_t tile_rows = transpose_rows_tile<T>;
   constexpr index_t tile_cols = transpose_cols_tile<T>;
   // Streamed only in whole cache lines: a line left part-written when a tile moves on to the
@@ -722,12 +920,15 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
       const bool stream = n * static_cast<index_t>(sizeof(T)) >= detail::transpose_stream_bytes;
       if (outer == 1) {
         parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
+          const detail::TransposeStage<T> stage(stream);
           detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, cols.extent,
-                                  begin / cols.extent, end / cols.extent, stream);
+                                  begin / cols.extent, end / cols.extent, stream,
+                                  static_cast<const T*>(nullptr), stage.get());
         });
         return;
       }
       parallel::for_each_part(policy, outer * plane, [&](index_t begin, index_t end) {
+        const detail::TransposeStage<T> stage(stream);
         detail::walk_rows<2>({&douter, &souter}, begin / plane, end / plane,
                              [&](const std::array<index_t, 2>& at,
                                  const std::array<index_t, 2>& stride, index_t count) {
@@ -736,7 +937,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
                                  detail::transpose_tiles(
                                      dst + at[0] + t * stride[0], dst_row, from, src_col,
                                      cols.extent, 0, rows.extent, stream,
-                                     t + 1 < count ? from + stride[1] : nullptr);
+                                     t + 1 < count ? from + stride[1] : nullptr, stage.get());
                                }
                              });
       });

@@ -337,11 +337,11 @@ TEST_CASE("a transpose into destination rows far apart equals the naive loop", "
 }
 
 TEST_CASE("a streamed transpose of many small planes equals the naive loop", "[tensor]") {
-  // The (0,2,1) permutation of [planes, cols, rows]: destination rows of 160 floats and 72
-  // doubles (more than transpose_stage_line: staged, planes small enough to prefetch the next
-  // one, 100 rows = 6 blocks and 4 more, a tile of 128 columns and a part one) and of 128
-  // floats (at most transpose_stage_line: the direct transpose even with staging on); each
-  // copy above transpose_stream_bytes, so streamed.
+  // The (0,2,1) permutation of [planes, cols, rows]: destination rows of 272 floats and 136
+  // doubles (more than transpose_stage_rows_apart: staged, planes small enough to prefetch the
+  // next one, 100 rows = 6 blocks and 4 more, two tiles of transpose_stage_line and a part
+  // one) and of 256 floats (at most transpose_stage_rows_apart: the direct transpose even with
+  // staging on); each copy above transpose_stream_bytes, so streamed.
   const auto check = [](auto zero, index_t planes, index_t cols, index_t rows) {
     using T = decltype(zero);
     INFO("planes " << planes << " cols " << cols << " rows " << rows << " element bytes "
@@ -364,9 +364,9 @@ TEST_CASE("a streamed transpose of many small planes equals the naive loop", "[t
     }
     expect_streamed_copies(dst, source, src, expected);
   };
-  check(0.0F, 133, 160, 100);
-  check(0.0, 147, 72, 100);
-  check(0.0F, 130, 128, 128);
+  check(0.0F, 78, 272, 100);
+  check(0.0, 78, 136, 100);
+  check(0.0F, 65, 256, 128);
 }
 
 TEST_CASE("the blocked transpose's outer planes continue the source's rows a page at a time",

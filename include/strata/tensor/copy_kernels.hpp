@@ -670,16 +670,20 @@ inline bool& transpose_staging() {
 }
 
 /// The buffer of the staged transpose (transpose_tiles_staged): transpose_stage_bytes, 64-byte
-/// aligned, allocated only for a copy that streams, of elements the vector kernels take. Each
-/// thread's part of a copy has its own.
+/// aligned, allocated only for a copy that will be staged. Each thread's part of a copy has its
+/// own.
 template <class T>
 class TransposeStage {
  public:
-  /// A buffer when @p stream and T is a 4- or 8-byte trivially copyable type, else none.
+  /// A buffer when the copy streams, its destination rows are more than
+  /// transpose_stage_rows_apart apart, T is a 4- or 8-byte trivially copyable type, a vector
+  /// kernel runs and staging is on (transpose_staging()); else none.
   /// @param stream whether the copy streams (transpose_stream_bytes and more)
-  explicit TransposeStage(bool stream) {
+  /// @param dst_row the destination's row stride in elements
+  TransposeStage(bool stream, index_t dst_row) {
     if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
-      if (stream && transpose_staging()) {
+      if (stream && transpose_staging() && transpose_kernels() != TransposeKernels::portable &&
+          dst_row * static_cast<index_t>(sizeof(T)) > transpose_stage_rows_apart) {
         data_ = static_cast<T*>(
             ::operator new (static_cast<std::size_t>(transpose_stage_bytes), std::align_val_t{64}));
       }
@@ -924,7 +928,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
       const bool stream = n * static_cast<index_t>(sizeof(T)) >= detail::transpose_stream_bytes;
       if (outer == 1) {
         parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
-          const detail::TransposeStage<T> stage(stream);
+          const detail::TransposeStage<T> stage(stream, dst_row);
           detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, cols.extent,
                                   begin / cols.extent, end / cols.extent, stream,
                                   static_cast<const T*>(nullptr), stage.get());
@@ -932,7 +936,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
         return;
       }
       parallel::for_each_part(policy, outer * plane, [&](index_t begin, index_t end) {
-        const detail::TransposeStage<T> stage(stream);
+        const detail::TransposeStage<T> stage(stream, dst_row);
         detail::walk_rows<2>({&douter, &souter}, begin / plane, end / plane,
                              [&](const std::array<index_t, 2>& at,
                                  const std::array<index_t, 2>& stride, index_t count) {

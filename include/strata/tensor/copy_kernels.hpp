@@ -4,6 +4,7 @@
 #pragma once
 
 #include "strata/buffer/any_buffer.hpp"
+#include "strata/buffer/dense_buffer.hpp"
 #include "strata/layout/dimensions.hpp"
 #include "strata/layout/odometer.hpp"
 #include "strata/layout/reduce_jointly.hpp"
@@ -12,7 +13,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <new>
+#include <memory>
 #include <type_traits>
 
 #if defined(__SSE2__)
@@ -346,6 +347,18 @@ __attribute__((target("avx2"))) inline void transpose_block_avx2(Lane* dst, inde
   }
 }
 
+/// dst[i * dst_row + j] = src[i + j * src_col] for i in [i0, i1), j in [j0, j1), one element
+/// at a time: the edges the vector blocks leave.
+template <class T>
+inline void transpose_scalar(T* dst, index_t dst_row, const T* src, index_t src_col, index_t i0,
+                             index_t i1, index_t j0, index_t j1) {
+  for (index_t i = i0; i < i1; ++i) {
+    for (index_t j = j0; j < j1; ++j) {
+      dst[i * dst_row + j] = src[i + j * src_col];
+    }
+  }
+}
+
 /// The prefetch of the next plane by a small plane of the blocked transpose: a plane of at most
 /// transpose_small_plane_bytes with a next one (@p next, the same geometry) spreads the lines of
 /// that plane's rows over its own blocks, a few after each, so the next plane is in L2 when it
@@ -428,12 +441,12 @@ __attribute__((target("avx2"))) inline void stream_line_avx2(Lane* out, const La
 /// stores) into @p stage, a buffer of transpose_stage_bytes that stays in L2, and then written
 /// out row by row with whole-line non-temporal stores. Each destination row then gets
 /// transpose_stage_line contiguous bytes per visit instead of one line per block (the 2-D
-/// transpose of 256 MiB of float32 on an AMD EPYC of the Zen 5 generation: 0.54x memcpy's
-/// bandwidth direct, 0.71x staged; see docs/performance.md). Each block reads 16 (8-byte lanes: 8)
-/// source rows a line each, down transpose_stage_run bytes of them before the next rows, which the
-/// hardware prefetcher follows. Needs destination rows a whole number of cache lines apart (the
-/// caller checks); the columns before each row's first 64-byte boundary are written directly. A
-/// plane of at most transpose_small_plane_bytes prefetches all of @p next into L2 as
+/// transpose of 256 MiB of float32 on an AMD EPYC of the Zen 5 generation: 0.52x memcpy's
+/// bandwidth direct, 0.63x staged in one run; see docs/performance.md). Each block reads 16 (8-byte
+/// lanes: 8) source rows a line each, down transpose_stage_run bytes of them before the next rows,
+/// which the hardware prefetcher follows. Needs destination rows a whole number of cache lines
+/// apart (the caller checks); the columns before each row's first 64-byte boundary are written
+/// directly. A plane of at most transpose_small_plane_bytes prefetches all of @p next into L2 as
 /// transpose_tiles_vector does.
 template <TransposeKernels Kernels, class T>
 [[gnu::always_inline]] inline void transpose_tiles_staged(T* dst, index_t dst_row, const T* src,
@@ -446,11 +459,7 @@ template <TransposeKernels Kernels, class T>
   constexpr index_t tile_rows = transpose_stage_run / size;
   constexpr index_t tile_cols = transpose_stage_line / size;
   const auto scalar = [&](index_t i0, index_t i1, index_t j0, index_t j1) {
-    for (index_t i = i0; i < i1; ++i) {
-      for (index_t j = j0; j < j1; ++j) {
-        dst[i * dst_row + j] = src[i + j * src_col];
-      }
-    }
+    transpose_scalar(dst, dst_row, src, src_col, i0, i1, j0, j1);
   };
   NextPlanePrefetch<T> next_plane(next, src_col, cols, row_begin, row_end);
   for (index_t ib = row_begin; ib < row_end; ib += tile_rows) {
@@ -523,7 +532,7 @@ template <TransposeKernels Kernels, class T>
 /// 0.9x). With @p stream the destination is written with whole-line non-temporal stores: the
 /// columns before each row's first 64-byte boundary are peeled off (every row has the same
 /// alignment when a row is a whole number of cache lines; otherwise nothing is streamed). A
-/// streamed copy given a @p stage (TransposeStage) whose destination rows are more than
+/// streamed copy given a @p stage (transpose_stage()) whose destination rows are more than
 /// transpose_stage_rows_apart apart runs transpose_tiles_staged instead.
 template <TransposeKernels Kernels, class T>
 [[gnu::always_inline]] inline void transpose_tiles_vector(T* dst, index_t dst_row, const T* src,
@@ -563,11 +572,7 @@ template <TransposeKernels Kernels, class T>
   };
   NextPlanePrefetch<T> next_plane(next, src_col, cols, row_begin, row_end);
   const auto scalar = [&](index_t i0, index_t i1, index_t j0, index_t j1) {
-    for (index_t i = i0; i < i1; ++i) {
-      for (index_t j = j0; j < j1; ++j) {
-        dst[i * dst_row + j] = src[i + j * src_col];
-      }
-    }
+    transpose_scalar(dst, dst_row, src, src_col, i0, i1, j0, j1);
   };
   for (index_t ib = row_begin; ib < row_end; ib += tile_rows) {
     const index_t ie = std::min(row_end, ib + tile_rows);
@@ -670,38 +675,22 @@ inline bool& transpose_staging() {
 }
 
 /// The buffer of the staged transpose (transpose_tiles_staged): transpose_stage_bytes, 64-byte
-/// aligned, allocated only for a copy that will be staged. Each thread's part of a copy has its
-/// own.
+/// aligned, when the copy streams, its destination rows are more than
+/// transpose_stage_rows_apart apart, T is a 4- or 8-byte trivially copyable type, a vector
+/// kernel runs and staging is on (transpose_staging()); else null. Each thread's part of a copy
+/// takes its own.
+/// @param stream whether the copy streams (transpose_stream_bytes and more)
+/// @param dst_row the destination's row stride in elements
 template <class T>
-class TransposeStage {
- public:
-  /// A buffer when the copy streams, its destination rows are more than
-  /// transpose_stage_rows_apart apart, T is a 4- or 8-byte trivially copyable type, a vector
-  /// kernel runs and staging is on (transpose_staging()); else none.
-  /// @param stream whether the copy streams (transpose_stream_bytes and more)
-  /// @param dst_row the destination's row stride in elements
-  TransposeStage(bool stream, index_t dst_row) {
-    if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
-      if (stream && transpose_staging() && transpose_kernels() != TransposeKernels::portable &&
-          dst_row * static_cast<index_t>(sizeof(T)) > transpose_stage_rows_apart) {
-        data_ = static_cast<T*>(
-            ::operator new (static_cast<std::size_t>(transpose_stage_bytes), std::align_val_t{64}));
-      }
+std::unique_ptr<T[], AlignedDelete> transpose_stage(bool stream, index_t dst_row) {
+  if constexpr ((sizeof(T) == 4 || sizeof(T) == 8) && std::is_trivially_copyable_v<T>) {
+    if (stream && transpose_staging() && transpose_kernels() != TransposeKernels::portable &&
+        dst_row * static_cast<index_t>(sizeof(T)) > transpose_stage_rows_apart) {
+      return aligned_array<T>(static_cast<std::size_t>(transpose_stage_bytes) / sizeof(T), false);
     }
   }
-  TransposeStage(const TransposeStage&) = delete;
-  TransposeStage& operator=(const TransposeStage&) = delete;
-  ~TransposeStage() {
-    if (data_ != nullptr) {
-      ::operator delete (static_cast<void*>(data_), std::align_val_t{64});
-    }
-  }
-  /// The buffer, or null.
-  [[nodiscard]] T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-};
+  return {nullptr, AlignedDelete{0}};
+}
 
 /// dst[i * dst_row + j] = src[i + j * src_col] for i in [row_begin, row_end), j < cols:
 /// tiles of transpose_rows_tile x transpose_cols_tile (long runs of the source, whole cache
@@ -710,7 +699,7 @@ class TransposeStage {
 /// 4- and 8-byte elements take transpose_tiles_avx512 where the processor has AVX-512 and
 /// transpose_tiles_avx2 where it has AVX2, which also prefetch the start of @p next (the plane of
 /// the same geometry transposed after this one, or null) and, given a @p stage
-/// (TransposeStage) with @p stream, run transpose_tiles_staged.
+/// (transpose_stage()) with @p stream, run transpose_tiles_staged.
 template <class T>
 void transpose_tiles(T* dst, index_t dst_row, const T* src, index_t src_col, index_t cols,
                      index_t row_begin, index_t row_end, bool stream = false,
@@ -928,7 +917,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
       const bool stream = n * static_cast<index_t>(sizeof(T)) >= detail::transpose_stream_bytes;
       if (outer == 1) {
         parallel::for_each_part(policy, plane, [&](index_t begin, index_t end) {
-          const detail::TransposeStage<T> stage(stream, dst_row);
+          const auto stage = detail::transpose_stage<T>(stream, dst_row);
           detail::transpose_tiles(dst + d.offset(), dst_row, src + s.offset(), src_col, cols.extent,
                                   begin / cols.extent, end / cols.extent, stream,
                                   static_cast<const T*>(nullptr), stage.get());
@@ -936,7 +925,7 @@ void copy_arrays(const P& policy, T* dst, const Dimensions& dst_map, const T* sr
         return;
       }
       parallel::for_each_part(policy, outer * plane, [&](index_t begin, index_t end) {
-        const detail::TransposeStage<T> stage(stream, dst_row);
+        const auto stage = detail::transpose_stage<T>(stream, dst_row);
         detail::walk_rows<2>({&douter, &souter}, begin / plane, end / plane,
                              [&](const std::array<index_t, 2>& at,
                                  const std::array<index_t, 2>& stride, index_t count) {
